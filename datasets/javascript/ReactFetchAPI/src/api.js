@@ -1,0 +1,9 @@
+const USERS_URL = 'https://jsonplaceholder.typicode.com/users';
+
+export async function fetchUsers() {
+  const response = await fetch(USERS_URL);
+  if (!response.ok) {
+    throw new Error(`Request failed with status ${response.status}`);
+  }
+  return response.json();
+}

@@ -1,0 +1,1 @@
+"""Judging answers: deterministic checks, evaluator LLMs, grader LLMs, the item pipeline."""

@@ -1,0 +1,192 @@
+"""One item from prompt to result: attempts, checks, judges, grades, best attempt.
+
+Each attempt is a conversation (a list of chat messages) so that a multi-turn dialog
+or image parts fit without changing this module's callers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from statistics import mean
+from typing import Any
+
+from ..formats.dataset import Dataset
+from ..formats.scenario import METRICS, CriterionStep, Metric, Scenario
+from ..models.base import Model, ModelRequest, TaskContext
+from ..results import (
+    AttemptResult,
+    CallRecord,
+    ItemResult,
+    MetricResult,
+    StepResult,
+    Usage,
+    Verdict,
+)
+from .checks import run_check
+from .judging import JudgeOutcome, JudgeSetup, call_record, judge_answer
+
+
+@dataclass(frozen=True)
+class Generation:
+    """How the candidate is asked."""
+
+    attempts: int
+    temperature: float | None
+    max_tokens: int | None
+    timeout: float
+
+
+@dataclass(frozen=True)
+class Case:
+    """One scenario x dataset; a pytest item is a case x model."""
+
+    scenario: Scenario
+    dataset: Dataset | None
+
+    @property
+    def label(self) -> str:
+        return f"{self.scenario.id}-{self.dataset.name}" if self.dataset else self.scenario.id
+
+    def messages(self) -> list[dict[str, Any]]:
+        return [
+            {"role": "system", "content": self.scenario.system},
+            {"role": "user", "content": self.scenario.render_prompt(self.dataset)},
+        ]
+
+
+def _weighted_rate(pairs: list[tuple[float, bool]]) -> float | None:
+    total = sum(w for w, _ in pairs)
+    return sum(w for w, ok in pairs if ok) / total if total else None
+
+
+def _majority(verdicts: dict[str, Verdict]) -> bool | None:
+    if not verdicts:
+        return None
+    return sum(v.passed for v in verdicts.values()) * 2 >= len(verdicts)
+
+
+def _step_results(steps: tuple[CriterionStep, ...], answer: str, outcomes: list[JudgeOutcome]) -> list[StepResult]:
+    results = []
+    for step in steps:
+        check = run_check(step.check, answer) if step.check is not None else None
+        judges = {o.judge: o.verdicts[step.id] for o in outcomes if step.id in o.verdicts}
+        majority = _majority(judges)
+        agrees = None if check is None or majority is None else check.passed == majority
+        results.append(StepResult(id=step.id, metric=step.metric, criterion=step.text, weight=step.weight,
+                                  check=check, judges=judges, check_agrees=agrees))
+    return results
+
+
+def _metric(metric: Metric, steps: list[StepResult], outcomes: list[JudgeOutcome]) -> MetricResult:
+    own = [s for s in steps if s.metric == metric]
+    check_rate = _weighted_rate([(s.weight, s.check.passed) for s in own if s.check is not None])
+    judged = [(s.weight, bool(_majority(s.judges))) for s in own if s.judges]
+    pass_rate = _weighted_rate(judged) if judged else check_rate
+    grades = [o.grades[metric] for o in outcomes if metric in o.grades]
+    if outcomes:
+        usable = [g.weighted for g in grades if g.weighted is not None]
+        if usable:
+            return MetricResult(value=mean(usable), source="judges", pass_rate=pass_rate,
+                                check_pass_rate=check_rate, grades=grades)
+        reasons = [g.error for g in grades if g.error] + [o.report.error for o in outcomes if o.report.error]
+        return MetricResult(pass_rate=pass_rate, check_pass_rate=check_rate, grades=grades,
+                            unscored_reason="; ".join(r for r in reasons if r) or "no grade from any judge")
+    if check_rate is None:
+        return MetricResult(unscored_reason=f"no judge given and no {metric} step has a check")
+    return MetricResult(value=1 + 3 * check_rate, source="checks", pass_rate=check_rate, check_pass_rate=check_rate)
+
+
+def _quality(acc: MetricResult, compl: MetricResult) -> float | None:
+    if acc.value is None or compl.value is None:
+        return None
+    return (acc.value + compl.value) / 8
+
+
+async def run_attempt(case: Case, model: Model, number: int, gen: Generation, setup: JudgeSetup) -> AttemptResult:
+    messages = case.messages()
+    reply = await model.complete(ModelRequest(
+        messages=tuple(messages), role="candidate", temperature=gen.temperature, max_tokens=gen.max_tokens,
+        timeout=gen.timeout, task=TaskContext(case.scenario, case.dataset), attempt=number,
+    ))
+    calls: list[CallRecord] = [call_record("candidate", reply)]
+    steps = case.scenario.steps
+    outcomes: list[JudgeOutcome] = list(await asyncio.gather(*(
+        judge_answer(judge, setup, case.scenario.system, messages[-1]["content"], reply.text, steps)
+        for judge in setup.judges
+    )))
+    for outcome in outcomes:
+        calls += outcome.calls
+    step_results = _step_results(steps, reply.text, outcomes)
+    acc, compl = (_metric(m, step_results, outcomes) for m in METRICS)
+    rate = None
+    if not model.offline and reply.completion_tokens and reply.latency_s > 0:
+        rate = reply.completion_tokens / reply.latency_s
+    return AttemptResult(
+        attempt=number, answer=reply.text, answer_latency_s=reply.latency_s, generation_rate=rate,
+        accuracy=acc, completeness=compl, quality=_quality(acc, compl), steps=step_results,
+        reports=[o.report for o in outcomes], calls=calls,
+    )
+
+
+def _usage(calls: list[CallRecord]) -> Usage:
+    costs = [c.cost_usd for c in calls if c.cost_usd is not None]
+    return Usage(
+        prompt_tokens=sum(c.prompt_tokens or 0 for c in calls),
+        completion_tokens=sum(c.completion_tokens or 0 for c in calls),
+        cost_usd=sum(costs) if costs else None,
+        calls=len(calls),
+    )
+
+
+def _judge_agreement(attempt: AttemptResult) -> float | None:
+    pairs = 0
+    agreeing = 0
+    for metric in (attempt.accuracy, attempt.completeness):
+        scores = [g.score for g in metric.grades if g.score is not None]
+        for i in range(len(scores)):
+            for j in range(i + 1, len(scores)):
+                pairs += 1
+                agreeing += scores[i] == scores[j]
+    return agreeing / pairs if pairs else None
+
+
+def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemResult:
+    """Pick the best attempt (the first reaching the best quality) and fill the item's figures."""
+    scored = [a for a in attempts if a.quality is not None]
+    best = max(scored, key=lambda a: a.quality or 0.0) if scored else None  # max keeps the first of equals
+    calls = [c for a in attempts for c in a.calls]
+    result = ItemResult(
+        scenario=case.scenario.id, category=case.scenario.category,
+        dataset=case.dataset.name if case.dataset else None, model=model.name,
+        status="scored" if best else "unscored", attempts=attempts,
+        candidate_usage=_usage([c for c in calls if c.role == "candidate"]),
+        judge_usage=_usage([c for c in calls if c.role != "candidate"]),
+    )
+    if best is None:
+        last = attempts[-1]
+        result.reason = "; ".join(
+            f"{name}: {m.unscored_reason}" for name, m in (("accuracy", last.accuracy), ("completeness", last.completeness))
+            if m.unscored_reason
+        )
+        return result
+    result.best_attempt = best.attempt
+    result.accuracy = best.accuracy.value
+    result.completeness = best.completeness.value
+    rates = [r for r in (best.accuracy.pass_rate, best.completeness.pass_rate) if r is not None]
+    result.pass_rate = mean(rates) if rates else None
+    result.generation_rate = best.generation_rate
+    result.latency_s = best.answer_latency_s
+    result.judge_agreement = _judge_agreement(best)
+    return result
+
+
+async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup) -> ItemResult:
+    """Run up to `gen.attempts` attempts; stop early once an attempt cannot be beaten."""
+    attempts: list[AttemptResult] = []
+    for number in range(1, gen.attempts + 1):
+        attempt = await run_attempt(case, model, number, gen, setup)
+        attempts.append(attempt)
+        if attempt.quality is not None and attempt.quality >= 1.0:
+            break
+    return summarise(case, model, attempts)

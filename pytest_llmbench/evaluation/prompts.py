@@ -1,0 +1,97 @@
+"""The texts the evaluator and the grader are given.
+
+The evaluator sees the task (system prompt and rendered prompt, which inlines the input
+code), the answer, and the criteria with their ids; the public system's evaluator saw
+neither task nor input, which method.md names as its weakness. The grader sees only the
+evaluator's report on one metric.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..formats.scenario import CriterionStep, Metric
+from ..results import Verdict
+
+EVALUATOR_SYSTEM = (
+    "You are a meticulous senior software engineer who evaluates answers to engineering "
+    "tasks. Judge only what the answer contains. A criterion passes only when the answer "
+    "clearly meets it; missing, partial or wrong work fails it."
+)
+
+_METRIC_MEANING = {
+    "accuracy": "non-functional quality: the code would compile and run, follows the requested "
+    "libraries, language and constraints, has no wrong implementation, and follows good practice",
+    "completeness": "functional coverage: how much of the required functionality the answer delivers",
+}
+
+GRADE_SCALE = "1 = not {m}, 2 = partially {m}, 3 = almost {m}, 4 = fully {m}"
+
+
+def evaluator_messages(
+    task_system: str, task_prompt: str, answer: str, steps: Sequence[CriterionStep]
+) -> list[dict[str, str]]:
+    criteria = "\n".join(f"- {s.id} ({s.metric}): {s.text}" for s in steps)
+    user = f"""Evaluate the answer below against every criterion.
+
+## The task the model was given
+### System prompt
+{task_system}
+
+### User prompt (includes the input code)
+{task_prompt}
+
+## The model's answer
+<answer>
+{answer}
+</answer>
+
+## Criteria
+{criteria}
+
+For every criterion decide Pass or Fail, give your confidence in percent, and a one-sentence reason.
+Reply with JSON only, in this form, one entry per criterion, in the order given:
+{{"steps": [{{"id": "A1", "criterion": "<criterion text>", "passed": true, "confidence": 90, "explanation": "<reason>"}}]}}"""
+    return [{"role": "system", "content": EVALUATOR_SYSTEM}, {"role": "user", "content": user}]
+
+
+REPAIR_REQUEST = (
+    "Your reply could not be read ({problem}). Reply again with JSON only, exactly in the form "
+    'requested: {{"steps": [{{"id": ..., "criterion": ..., "passed": ..., "confidence": ..., '
+    '"explanation": ...}}]}}'
+)
+
+
+def metric_report(metric: Metric, steps: Sequence[CriterionStep], verdicts: dict[str, Verdict]) -> str:
+    """One judge's verdicts on one metric, in the public Markdown report form."""
+    lines = [f"# Evaluation report: {metric}", ""]
+    passed = 0
+    evaluated = 0
+    for step in steps:
+        verdict = verdicts.get(step.id)
+        if verdict is None:
+            lines.append(f"- **Not evaluated**: {step.text}")
+            continue
+        evaluated += 1
+        passed += verdict.passed
+        confidence = f" ({verdict.confidence:.0f}%)" if verdict.confidence is not None else ""
+        lines.append(f"- **{'Pass' if verdict.passed else 'Fail'}**{confidence}: {step.text}")
+        if verdict.reason:
+            lines.append(f"    {verdict.reason}")
+    lines += [
+        "",
+        f"Total steps evaluated: {evaluated}",
+        f"Total steps passed: {passed}",
+        f"Total steps failed: {evaluated - passed}",
+    ]
+    return "\n".join(lines)
+
+
+def grader_messages(metric: Metric, report: str) -> list[dict[str, str]]:
+    scale = GRADE_SCALE.format(m="accurate" if metric == "accuracy" else "complete")
+    system = (
+        f"You grade the {metric} of an answer from an evaluation report. "
+        f"{metric.capitalize()} means {_METRIC_MEANING[metric]}. Scale: {scale}. "
+        "Reply with the single digit of the grade and nothing else."
+    )
+    return [{"role": "system", "content": system}, {"role": "user", "content": report}]

@@ -1,0 +1,1 @@
+"""Reading the benchmark's input files: categories, datasets, scenarios, prompt templates."""

@@ -1,0 +1,223 @@
+"""Scenario files: `scenarios/<category>/<Id>.yaml`, validated on load (docs/formats.md).
+
+A scenario is a task (a prompt template and an optional system prompt), the datasets
+it runs on, optional reference answers per dataset, and the evaluation criteria.
+`load_scenario` returns a `Scenario` whose datasets, references and templates are
+resolved, so every later stage works on checked data.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from jinja2 import Template, TemplateError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from ..errors import FormatError
+from .categories import CATEGORIES, category_ids
+from .dataset import Dataset, DatasetIndex, _read_yaml
+from .render import compile_template, render
+from .validation import describe_validation_error
+
+NO_DATASET = "none"  # the references key of a scenario that runs on no dataset
+_ID = r"^[A-Za-z][A-Za-z0-9_]*$"
+PARSE_LANGUAGES = ("any", "python", "json", "yaml", "javascript", "typescript", "html", "css", "java")
+
+
+class Check(BaseModel):
+    """A deterministic check of an answer; exactly one kind is set."""
+
+    model_config = ConfigDict(extra="forbid")
+    contains: str | list[str] | None = None
+    not_contains: str | list[str] | None = None
+    regex: str | None = None
+    parses: bool | str | None = None
+    ignore_case: bool = False
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Check:
+        kinds = [k for k in ("contains", "not_contains", "regex", "parses") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(
+                "a check needs exactly one of contains, not_contains, regex, parses "
+                f"(got {', '.join(kinds) or 'none'})"
+            )
+        if self.regex is not None:
+            try:
+                re.compile(self.regex)
+            except re.error as exc:
+                raise ValueError(f"regex does not compile: {exc}") from None
+        if isinstance(self.parses, str) and self.parses not in PARSE_LANGUAGES:
+            raise ValueError(f"parses takes true or one of {', '.join(PARSE_LANGUAGES)}")
+        if self.parses is False:
+            raise ValueError("parses takes true or a language name, not false")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in ("contains", "not_contains", "regex", "parses") if getattr(self, k) is not None)
+
+
+class Step(BaseModel):
+    """One evaluation criterion. Written as a plain string or as a mapping."""
+
+    model_config = ConfigDict(extra="forbid")
+    criterion: str = Field(min_length=1)
+    weight: float = Field(default=1.0, gt=0)
+    check: Check | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_public_forms(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return {"criterion": value}
+        if isinstance(value, dict) and "criteria" in value:
+            if "criterion" in value:
+                raise ValueError("give the text as criterion or criteria, not both")
+            value = dict(value)
+            value["criterion"] = value.pop("criteria")
+        return value
+
+
+class Criteria(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    accuracy: list[Step] = Field(min_length=1)
+    completeness: list[Step] = Field(min_length=1)
+
+
+class ReferenceFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    file: str
+
+
+class ScenarioSpec(BaseModel):
+    """The fields of a scenario file, as written."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: Annotated[str, Field(pattern=_ID)]
+    title: str | None = None
+    category: str
+    description: str = ""
+    system: str | None = None
+    prompt: str = Field(min_length=1)
+    datasets: list[str] = []
+    references: dict[str, str | ReferenceFile] = {}
+    criteria: Criteria
+
+    @field_validator("category")
+    @classmethod
+    def _known_category(cls, value: str) -> str:
+        if value not in CATEGORIES:
+            raise ValueError(f"unknown category {value!r}; accepted: {', '.join(category_ids())}")
+        return value
+
+
+Metric = Literal["accuracy", "completeness"]
+METRICS: tuple[Metric, Metric] = ("accuracy", "completeness")
+
+
+@dataclass(frozen=True)
+class CriterionStep:
+    """A criterion with its stable id (A1.. for accuracy, C1.. for completeness)."""
+
+    id: str
+    metric: Metric
+    text: str
+    weight: float
+    check: Check | None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    title: str
+    category: str
+    description: str
+    path: Path
+    system: str
+    template: Template
+    datasets: tuple[Dataset, ...]
+    references: dict[str, str]  # dataset name (or NO_DATASET) -> reference answer
+    steps: tuple[CriterionStep, ...]
+
+    def steps_of(self, metric: Metric) -> tuple[CriterionStep, ...]:
+        return tuple(s for s in self.steps if s.metric == metric)
+
+    def render_prompt(self, dataset: Dataset | None) -> str:
+        view = {"id": self.id, "title": self.title, "category": self.category}
+        return render(self.template, dataset=dataset, scenario=view)
+
+    def reference_for(self, dataset: Dataset | None) -> str | None:
+        return self.references.get(dataset.name if dataset else NO_DATASET)
+
+
+def _category_system(scenarios_dir: Path, category: str) -> str:
+    """The category's `system.md` next to its scenarios, else the built-in default."""
+    path = scenarios_dir / "system.md"
+    if path.is_file():
+        return path.read_text(encoding="utf-8").strip()
+    return CATEGORIES[category].default_system
+
+
+def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
+    """Load and check one scenario file; any problem raises FormatError(path, field, why)."""
+    raw = _read_yaml(path)
+    if not isinstance(raw, dict):
+        raise FormatError(path, "", "must be a YAML mapping (see docs/formats.md)")
+    try:
+        spec = ScenarioSpec.model_validate(raw)
+    except ValidationError as exc:
+        field_name, problem = describe_validation_error(exc)
+        raise FormatError(path, field_name, problem) from None
+    folder = path.parent.name
+    if folder != spec.category:
+        raise FormatError(
+            path, "category", f"is {spec.category!r} but the file sits in scenarios/{folder}/; move it or fix the field"
+        )
+    try:
+        template = compile_template(spec.prompt)
+    except TemplateError as exc:
+        line = getattr(exc, "lineno", None)
+        raise FormatError(path, "prompt", f"template error{f' on line {line}' if line else ''}: {exc}") from None
+    resolved = tuple(
+        datasets.get(name, referrer=path, field_name=f"datasets.{i}") for i, name in enumerate(spec.datasets)
+    )
+    names = {d.name for d in resolved} or {NO_DATASET}
+    references: dict[str, str] = {}
+    for key, value in spec.references.items():
+        if key not in names:
+            raise FormatError(path, f"references.{key}", f"is not one of this scenario's datasets ({', '.join(sorted(names))})")
+        if isinstance(value, ReferenceFile):
+            ref_path = (path.parent / value.file).resolve()
+            if not ref_path.is_file():
+                raise FormatError(path, f"references.{key}.file", f"{value.file} does not exist")
+            references[key] = ref_path.read_text(encoding="utf-8")
+        else:
+            references[key] = value
+    steps = tuple(
+        CriterionStep(f"{metric[0].upper()}{i}", metric, step.criterion.strip(), step.weight, step.check)
+        for metric in METRICS
+        for i, step in enumerate(getattr(spec.criteria, metric), start=1)
+    )
+    scenario = Scenario(
+        id=spec.id,
+        title=spec.title or spec.id,
+        category=spec.category,
+        description=spec.description,
+        path=path,
+        system=spec.system.strip() if spec.system else _category_system(path.parent, spec.category),
+        template=template,
+        datasets=resolved,
+        references=references,
+        steps=steps,
+    )
+    # Render once per dataset now, so an undefined variable is a collection error, not a run error.
+    for dataset in resolved or (None,):
+        try:
+            scenario.render_prompt(dataset)
+        except TemplateError as exc:
+            raise FormatError(path, "prompt", f"template error: {exc}") from None
+    return scenario

@@ -1,0 +1,1 @@
+"""Code metrics: complexity of code bases and answers."""

@@ -1,0 +1,60 @@
+"""The interface every model implements, and the request and reply it exchanges.
+
+Messages use the OpenAI chat format (a list of {"role", "content"} mappings, where
+content is a string or a list of content parts), so a multi-turn dialog or an image
+part needs no change here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from ..formats.dataset import Dataset
+    from ..formats.scenario import Scenario
+
+Role = Literal["candidate", "evaluator", "grader"]
+
+
+@dataclass(frozen=True)
+class TaskContext:
+    """What the item is about; offline models answer from it instead of from the prompt."""
+
+    scenario: Scenario
+    dataset: Dataset | None
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    messages: tuple[dict[str, Any], ...]
+    role: Role
+    temperature: float | None = None
+    max_tokens: int | None = None
+    timeout: float = 600.0
+    # Ask for the top log-probabilities of each output token (the grader does).
+    top_logprobs: int | None = None
+    task: TaskContext | None = None
+    attempt: int = 1
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    model: str
+    text: str
+    latency_s: float
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cost_usd: float | None = None  # None when the price of the model is not known
+    # Top alternatives of the first output token as (token, logprob), when the provider gives them.
+    first_token_logprobs: list[tuple[str, float]] | None = None
+    finish_reason: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Model(Protocol):
+    name: str
+    # Offline models answer from the task itself; they cannot judge and have no generation rate.
+    offline: bool
+
+    async def complete(self, request: ModelRequest) -> ModelReply: ...

@@ -1,0 +1,111 @@
+"""Any provider litellm supports, or a local OpenAI-compatible server via api_base.
+
+litellm takes about 4 s to import, so it is imported on the first real call only.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from ..errors import ModelError
+from .base import ModelReply, ModelRequest
+
+# Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the OpenAI client insists on one.
+_PLACEHOLDER_KEY = "llmbench-no-key"
+
+
+@cache
+def litellm_module() -> ModuleType:
+    # The bundled price table is used instead of fetching one at import time.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
+
+
+def _first_token_logprobs(choice: Any) -> list[tuple[str, float]] | None:
+    logprobs = getattr(choice, "logprobs", None)
+    content = getattr(logprobs, "content", None) if logprobs is not None else None
+    if isinstance(logprobs, dict):
+        content = logprobs.get("content")
+    if not content:
+        return None
+    first = content[0]
+    top = first.get("top_logprobs") if isinstance(first, dict) else getattr(first, "top_logprobs", None)
+    if not top:
+        return None
+    pairs = []
+    for alt in top:
+        token = alt.get("token") if isinstance(alt, dict) else getattr(alt, "token", None)
+        logprob = alt.get("logprob") if isinstance(alt, dict) else getattr(alt, "logprob", None)
+        if token is not None and logprob is not None:
+            pairs.append((str(token), float(logprob)))
+    return pairs or None
+
+
+class LiteLLMModel:
+    offline = False
+
+    def __init__(self, name: str, api_base: str | None = None) -> None:
+        self.name = name
+        self.api_base = api_base
+
+    def _kwargs(self, request: ModelRequest) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "model": self.name,
+            "messages": list(request.messages),
+            "timeout": request.timeout,
+            # Providers that lack a parameter (logprobs, temperature on reasoning models) drop it.
+            "drop_params": True,
+        }
+        if self.api_base:
+            kwargs["api_base"] = self.api_base
+            if self.name.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+                kwargs["api_key"] = _PLACEHOLDER_KEY
+        if request.temperature is not None:
+            kwargs["temperature"] = request.temperature
+        if request.max_tokens is not None:
+            kwargs["max_tokens"] = request.max_tokens
+        if request.top_logprobs:
+            kwargs["logprobs"] = True
+            kwargs["top_logprobs"] = request.top_logprobs
+        return kwargs
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        litellm = litellm_module()
+        start = time.perf_counter()
+        try:
+            response = await litellm.acompletion(**self._kwargs(request))
+        except Exception as exc:  # litellm maps provider errors onto many exception types
+            raise ModelError(f"{self.name} ({request.role}): {_first_line(exc)}") from exc
+        latency = time.perf_counter() - start
+        try:
+            choice = response.choices[0]
+            text = choice.message.content or ""
+        except (AttributeError, IndexError) as exc:
+            raise ModelError(f"{self.name} ({request.role}): reply has no message ({exc})") from exc
+        usage = getattr(response, "usage", None)
+        try:
+            cost: float | None = float(litellm.completion_cost(completion_response=response))
+        except Exception:  # litellm raises when the model has no known price
+            cost = None
+        return ModelReply(
+            model=self.name,
+            text=text,
+            latency_s=latency,
+            prompt_tokens=getattr(usage, "prompt_tokens", None),
+            completion_tokens=getattr(usage, "completion_tokens", None),
+            cost_usd=cost,
+            first_token_logprobs=_first_token_logprobs(choice),
+            finish_reason=getattr(choice, "finish_reason", None),
+        )

@@ -1,0 +1,51 @@
+"""Built-in offline models: no key, no network.
+
+llmbench/reference  answers with the scenario's reference answer for the dataset
+                    (the upper bound: a correct answer should score near the top);
+llmbench/echo       answers with the input code unchanged (the do-nothing baseline).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..errors import ModelError
+from ..formats.render import inline_files
+from .base import ModelReply, ModelRequest, TaskContext
+
+
+def _reference(task: TaskContext) -> str:
+    answer = task.scenario.reference_for(task.dataset)
+    if answer is None:
+        where = task.dataset.name if task.dataset else "its run without a dataset"
+        raise ModelError(
+            f"llmbench/reference: {task.scenario.path} has no reference answer for {where} "
+            "(add it under references:)"
+        )
+    return answer
+
+
+def _echo(task: TaskContext) -> str:
+    return inline_files(task.dataset)
+
+
+OFFLINE_ANSWERS: dict[str, Callable[[TaskContext], str]] = {
+    "llmbench/reference": _reference,
+    "llmbench/echo": _echo,
+}
+
+
+class OfflineModel:
+    offline = True
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._answer = OFFLINE_ANSWERS[name]
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        if request.task is None or request.role != "candidate":
+            raise ModelError(f"{self.name} is an offline model; it can only answer benchmark tasks")
+        start = time.perf_counter()
+        text = self._answer(request.task)
+        return ModelReply(model=self.name, text=text, latency_s=time.perf_counter() - start)

@@ -1,0 +1,22 @@
+"""Model names to model objects. Plugins add models through `pytest_llmbench_make_model`."""
+
+from __future__ import annotations
+
+from .base import Model
+from .litellm_model import LiteLLMModel
+from .offline import OFFLINE_ANSWERS, OfflineModel
+
+OFFLINE_PREFIX = "llmbench/"
+
+
+def is_offline(name: str) -> bool:
+    return name.startswith(OFFLINE_PREFIX)
+
+
+def make_model(name: str, api_base: str | None) -> Model:
+    """The built-in factory: offline models by name, litellm for everything else."""
+    if is_offline(name):
+        if name not in OFFLINE_ANSWERS:
+            raise KeyError(name)
+        return OfflineModel(name)
+    return LiteLLMModel(name, api_base)

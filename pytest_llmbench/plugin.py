@@ -1,0 +1,67 @@
+"""The pytest plugin: options, hooks and fixtures only. The work lives in the sub-packages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import hookspecs
+from .collection import CASE_KEY, ScenarioFile, is_scenario_file, register_markers
+from .models.base import Model
+from .models.registry import make_model
+from .reporting.collector import ReportCollector
+from .reporting.writer import JSON_REPORT
+from .results import PROPERTY_KEY, ItemResult
+from .settings import Settings, add_options, resolve
+
+SETTINGS_KEY = pytest.StashKey[Settings]()
+
+
+def settings_of(config: pytest.Config) -> Settings:
+    return config.stash[SETTINGS_KEY]
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-json-report reads its options
+def pytest_configure(config: pytest.Config) -> None:
+    settings = resolve(config)
+    config.stash[SETTINGS_KEY] = settings
+    register_markers(config)
+    if not getattr(config.option, "json_report", True):
+        config.option.json_report = True
+        config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(ReportCollector(config, settings), "llmbench-report")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if is_scenario_file(file_path):
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_llmbench_make_model(name: str, settings: Settings) -> Model:
+    return make_model(name, settings.api_base)
+
+
+@pytest.fixture
+def llmbench_result(request: pytest.FixtureRequest, record_property: Any) -> ItemResult:
+    """Runs the item's scenario x dataset x model and records the result on the report."""
+    from .runner import run
+
+    case, model = request.node.stash[CASE_KEY]
+    outcome = run(request.config, settings_of(request.config), case, model)
+    record_property(PROPERTY_KEY, outcome.result.model_dump(mode="json"))
+    if outcome.error is not None:
+        pytest.fail(outcome.error, pytrace=False)  # in setup: the item is an error, not a failure
+    return outcome.result

@@ -1,0 +1,71 @@
+"""The controller's side of a run: gather item results from reports, write the report dir.
+
+Registered on the controller only (never on an xdist worker): workers attach results
+to their test reports, and xdist replays every report here through
+pytest_runtest_logreport.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import pytest
+
+from ..results import PROPERTY_KEY
+from ..settings import Settings
+from . import leaderboard, markdown
+from .writer import ResultsFile, envelope, write_leaderboard
+
+
+class ReportCollector:
+    def __init__(self, config: pytest.Config, settings: Settings) -> None:
+        self.config = config
+        self.settings = settings
+        self.items: dict[str, dict[str, Any]] = {}
+        self.results_file: ResultsFile | None = None
+        self.document: dict[str, Any] | None = None
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.results_file = ResultsFile(self.settings.report_dir)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.nodeid in self.items:
+            return
+        for key, value in report.user_properties:
+            if key == PROPERTY_KEY and isinstance(value, dict):
+                result = {**value, "nodeid": report.nodeid}
+                self.items[report.nodeid] = result
+                if self.results_file is not None:
+                    self.results_file.append(result)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        self.finish()
+
+    def finish(self) -> None:
+        """Write the leaderboard once; pytest-json-report may ask for it before our sessionfinish."""
+        if self.results_file is not None:
+            self.results_file.close()
+            self.results_file = None
+        if not self.items or self.document is not None:
+            return
+        board = leaderboard.build(list(self.items.values()), self.settings.attempts)
+        self.config.hook.pytest_llmbench_leaderboard(leaderboard=board, config=self.config)
+        settings = {k: str(v) if k == "report_dir" else v for k, v in asdict(self.settings).items()}
+        self.document = envelope(board, settings, self.config.rootpath)
+        write_leaderboard(self.settings.report_dir, self.document, markdown.render(board))
+
+    def pytest_json_modifyreport(self, json_report: dict[str, Any]) -> None:
+        self.finish()
+        if self.document is not None:
+            json_report["llmbench"] = self.document
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.document is None:
+            return
+        terminalreporter.section("llmbench leaderboard")
+        for line in markdown.model_table(self.document["leaderboard"]):
+            terminalreporter.write_line(line)
+        terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")

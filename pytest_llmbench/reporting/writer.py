@@ -1,0 +1,65 @@
+"""The files of the report dir, written on the controller only.
+
+  results.jsonl     one item result per line, appended as soon as the item finishes
+  leaderboard.json  the envelope below with the leaderboard
+  leaderboard.md    the same as Markdown tables
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..results import SCHEMA_VERSION
+
+RESULTS = "results.jsonl"
+LEADERBOARD_JSON = "leaderboard.json"
+LEADERBOARD_MD = "leaderboard.md"
+JSON_REPORT = "report.json"
+
+
+def git_commit(folder: Path) -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def envelope(board: dict[str, Any], settings: dict[str, Any], rootdir: Path) -> dict[str, Any]:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "plugin_version": __version__,
+        "git_commit": git_commit(rootdir),
+        "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": {"python": platform.python_version(), "platform": platform.platform(), "node": platform.node()},
+        "settings": settings,
+        "leaderboard": board,
+    }
+
+
+class ResultsFile:
+    """results.jsonl, appended and flushed per item so a killed run keeps what it finished."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / RESULTS
+        self._handle = self.path.open("w", encoding="utf-8")
+
+    def append(self, result: dict[str, Any]) -> None:
+        self._handle.write(json.dumps(result, ensure_ascii=False) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        self._handle.close()
+
+
+def write_leaderboard(folder: Path, document: dict[str, Any], markdown: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / LEADERBOARD_JSON).write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (folder / LEADERBOARD_MD).write_text(markdown, encoding="utf-8")

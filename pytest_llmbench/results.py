@@ -1,0 +1,142 @@
+"""The per-item result schema, versioned. Every field is documented where it is defined.
+
+An item's result travels from the worker to the controller as a JSON-able dict in the
+test report's user_properties (key "llmbench"); the controller appends it to
+`results.jsonl` and aggregates the leaderboard from those dicts.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+SCHEMA_VERSION = 1
+PROPERTY_KEY = "llmbench"
+
+Metric = Literal["accuracy", "completeness"]
+
+
+class CallRecord(BaseModel):
+    """One model call."""
+
+    role: Literal["candidate", "evaluator", "grader"]
+    model: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_s: float = Field(description="wall-clock seconds of the call")
+    cost_usd: float | None = Field(default=None, description="null when litellm does not know the price")
+    cached: bool = False
+
+
+class Verdict(BaseModel):
+    """Pass or fail of one step, by a deterministic check or by one judge."""
+
+    passed: bool
+    confidence: float | None = Field(default=None, description="0-100, as the judge stated it")
+    reason: str = ""
+
+
+class StepResult(BaseModel):
+    """One criterion with every verdict given on it."""
+
+    id: str = Field(description="A1.. for accuracy steps, C1.. for completeness steps")
+    metric: Metric
+    criterion: str
+    weight: float
+    check: Verdict | None = Field(default=None, description="the deterministic check; null if the step has none")
+    judges: dict[str, Verdict] = Field(default_factory=dict, description="judge model -> its verdict")
+    check_agrees: bool | None = Field(
+        default=None, description="check verdict == majority of judge verdicts; null when either is missing"
+    )
+
+    @property
+    def unscored(self) -> bool:
+        return self.check is None and not self.judges
+
+
+class Grade(BaseModel):
+    """The grader's grade of one judge's report on one metric."""
+
+    metric: Metric
+    judge: str
+    grader: str
+    method: Literal["logprobs", "sampling"]
+    score: int | None = Field(default=None, description="argmax grade 1-4")
+    weighted: float | None = Field(default=None, description="sum of k * p_k over k = 1..4")
+    distribution: dict[str, float] = Field(default_factory=dict, description='"1".."4" -> probability')
+    confident: bool = Field(default=False, description="max probability > 0.9")
+    samples: int = Field(default=1, description="grader replies the distribution came from")
+    error: str | None = None
+
+
+class MetricResult(BaseModel):
+    """Accuracy or completeness of one attempt."""
+
+    value: float | None = Field(
+        default=None,
+        description="1-4. From judges: mean over judges of the grader's weighted grade. "
+        "From checks (no judge): 1 + 3 * weighted pass rate of the checked steps.",
+    )
+    source: Literal["judges", "checks"] | None = None
+    pass_rate: float | None = Field(
+        default=None, description="weighted share of passed steps (judge majority, else check), 0-1"
+    )
+    check_pass_rate: float | None = Field(default=None, description="weighted share of passed checks, 0-1")
+    grades: list[Grade] = Field(default_factory=list)
+    unscored_reason: str | None = None
+
+
+class JudgeReport(BaseModel):
+    """What one evaluator wrote about one attempt."""
+
+    judge: str
+    text: str
+    form: Literal["json", "markdown"] | None = None
+    error: str | None = Field(default=None, description="why the report could not be used")
+
+
+class AttemptResult(BaseModel):
+    attempt: int
+    answer: str
+    answer_latency_s: float
+    generation_rate: float | None = Field(
+        default=None, description="completion tokens per second of the candidate call; null for offline models"
+    )
+    accuracy: MetricResult
+    completeness: MetricResult
+    quality: float | None = Field(default=None, description="(accuracy + completeness) / 8; picks the best attempt")
+    steps: list[StepResult]
+    reports: list[JudgeReport] = Field(default_factory=list)
+    calls: list[CallRecord] = Field(default_factory=list)
+
+
+class Usage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    calls: int = 0
+
+
+class ItemResult(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    nodeid: str = ""
+    scenario: str
+    category: str
+    dataset: str | None
+    model: str
+    complexity: dict[str, float | str | int | None] = Field(default_factory=dict)
+    status: Literal["scored", "unscored", "error", "skipped"]
+    reason: str | None = Field(default=None, description="why the item is unscored, errored or skipped")
+    attempts: list[AttemptResult] = Field(default_factory=list)
+    best_attempt: int | None = Field(default=None, description="first attempt that reaches the best quality")
+    accuracy: float | None = None
+    completeness: float | None = None
+    pass_rate: float | None = None
+    generation_rate: float | None = None
+    judge_agreement: float | None = Field(
+        default=None, description="share of judge pairs x metrics whose argmax grades agree"
+    )
+    candidate_usage: Usage = Field(default_factory=Usage)
+    judge_usage: Usage = Field(default_factory=Usage, description="evaluator and grader calls together")
+    latency_s: float | None = Field(default=None, description="candidate latency of the best attempt")

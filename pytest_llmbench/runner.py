@@ -1,0 +1,53 @@
+"""Running one collected item: build its models once per process, run the pipeline, and
+turn any run failure into an "error" result that still carries its reason."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import pytest
+
+from .errors import RunError
+from .evaluation.judging import JudgeSetup
+from .evaluation.pipeline import Case, Generation, run_item
+from .models.base import Model
+from .results import ItemResult
+from .settings import Settings
+
+_MODELS_KEY = pytest.StashKey["dict[str, Model]"]()
+
+
+def model_for(config: pytest.Config, name: str, settings: Settings) -> Model:
+    cache = config.stash.setdefault(_MODELS_KEY, {})
+    if name not in cache:
+        cache[name] = config.hook.pytest_llmbench_make_model(name=name, settings=settings)
+    return cache[name]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: ItemResult
+    error: str | None  # set when the item could not be run to the end
+
+
+def run(config: pytest.Config, settings: Settings, case: Case, model_name: str) -> Outcome:
+    model = model_for(config, model_name, settings)
+    setup = JudgeSetup(
+        judges=tuple(model_for(config, j, settings) for j in settings.judges),
+        grader=model_for(config, settings.grader, settings) if settings.grader else None,
+        grader_samples=settings.grader_samples,
+        timeout=settings.timeout,
+    )
+    gen = Generation(settings.attempts, settings.temperature, settings.max_tokens, settings.timeout)
+    try:
+        result = asyncio.run(run_item(case, model, gen, setup))
+        return Outcome(result, None)
+    except RunError as exc:
+        message = str(exc)
+    result = ItemResult(
+        scenario=case.scenario.id, category=case.scenario.category,
+        dataset=case.dataset.name if case.dataset else None, model=model_name,
+        status="error", reason=message,
+    )
+    return Outcome(result, message)

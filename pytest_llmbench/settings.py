@@ -1,0 +1,193 @@
+"""Every --llm-* option, its ini twin and environment variable, resolved once.
+
+Precedence: command line > environment (LLMBENCH_<NAME>) > ini ([tool.pytest.ini_options]
+llm_<name>) > default. `resolve` returns an immutable Settings; any bad value is one
+pytest.UsageError line that names the option and the accepted form.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .models.registry import OFFLINE_PREFIX, is_offline
+from .models.offline import OFFLINE_ANSWERS
+
+DEFAULT_MODEL = "llmbench/reference"
+
+
+def _int_at_least(low: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(str(text).strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {low}, got {value}")
+        return value
+
+    return parse
+
+
+def _float_between(low: float, high: float | None, *, open_low: bool = False) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(str(text).strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        too_low = value <= low if open_low else value < low
+        if too_low or (high is not None and value > high):
+            bound = f"> {low}" if open_low else f">= {low}"
+            raise argparse.ArgumentTypeError(
+                f"expected a number {bound}{f' and <= {high}' if high is not None else ''}, got {value}"
+            )
+        return value
+
+    return parse
+
+
+def _model_name(text: str) -> str:
+    name = str(text).strip()
+    if not name or any(c.isspace() for c in name):
+        raise argparse.ArgumentTypeError(f"expected a model name such as openai/gpt-4o-mini, got {text!r}")
+    if is_offline(name) and name not in OFFLINE_ANSWERS:
+        known = ", ".join(sorted(OFFLINE_ANSWERS))
+        raise argparse.ArgumentTypeError(f"unknown built-in model {name!r}; built-in models: {known}")
+    return name
+
+
+def _text(text: str) -> str:
+    value = str(text).strip()
+    if not value:
+        raise argparse.ArgumentTypeError("expected a non-empty value")
+    return value
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str  # "model" -> --llm-model, llm_model, LLMBENCH_MODEL
+    parse: Callable[[str], Any]
+    default: Any
+    help: str
+    many: bool = False  # repeatable, and each value may be a comma list
+
+    @property
+    def flag(self) -> str:
+        return f"--llm-{self.name.replace('_', '-')}"
+
+    @property
+    def dest(self) -> str:
+        return f"llm_{self.name}"
+
+    @property
+    def env(self) -> str:
+        return f"LLMBENCH_{self.name.upper()}"
+
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("model", _model_name, [DEFAULT_MODEL], "model(s) to benchmark; repeat or comma-separate "
+               f"(litellm names, or built-in {', '.join(sorted(OFFLINE_ANSWERS))}). Default: {DEFAULT_MODEL}", many=True),
+    OptionSpec("judge", _model_name, [], "evaluator model(s); repeat or comma-separate. Default: none "
+               "(only deterministic checks score)", many=True),
+    OptionSpec("grader", _model_name, None, "grader model turning each evaluator report into a grade. Default: the first judge"),
+    OptionSpec("api_base", _text, None, "API base URL passed to litellm for every model (local OpenAI-compatible servers)"),
+    OptionSpec("attempts", _int_at_least(1), 3, "attempts per item, the best one counts. Default: 3"),
+    OptionSpec("temperature", _float_between(0.0, 2.0), None, "candidate sampling temperature, 0-2. Default: provider's"),
+    OptionSpec("max_tokens", _int_at_least(1), None, "maximum completion tokens per candidate reply. Default: provider's"),
+    OptionSpec("timeout", _float_between(0.0, None, open_low=True), 600.0, "seconds per model call. Default: 600"),
+    OptionSpec("grader_samples", _int_at_least(1), 5, "grader samples when the provider gives no logprobs. Default: 5"),
+    OptionSpec("report_dir", _text, "reports", "folder for leaderboard.json/.md, results.jsonl and report.json. Default: reports"),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    models: tuple[str, ...]
+    judges: tuple[str, ...]
+    grader: str | None
+    api_base: str | None
+    attempts: int
+    temperature: float | None
+    max_tokens: int | None
+    timeout: float
+    grader_samples: int
+    report_dir: Path
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup("llmbench", "LLM benchmark (pytest-llmbench)")
+    for spec in OPTIONS:
+        extra = f" [env {spec.env}, ini {spec.dest}]"
+        if spec.many:
+            group.addoption(spec.flag, dest=spec.dest, action="append", default=None, help=spec.help + extra)
+        else:
+            group.addoption(spec.flag, dest=spec.dest, default=None, help=spec.help + extra)
+        parser.addini(spec.dest, help=spec.help, type="args" if spec.many else "string", default=None)
+
+
+def _split(values: list[str] | str) -> list[str]:
+    items = [values] if isinstance(values, str) else values
+    return [part.strip() for item in items for part in str(item).split(",") if part.strip()]
+
+
+def _raw_value(config: pytest.Config, spec: OptionSpec) -> tuple[Any, str] | None:
+    """The first value given, with the name of where it came from."""
+    cli = config.getoption(spec.dest)
+    if cli is not None:
+        return cli, spec.flag
+    env = os.environ.get(spec.env)
+    if env not in (None, ""):
+        return env, spec.env
+    ini = config.getini(spec.dest)
+    if ini not in (None, "", []):
+        return ini, f"ini {spec.dest}"
+    return None
+
+
+def _value(config: pytest.Config, spec: OptionSpec) -> Any:
+    found = _raw_value(config, spec)
+    if found is None:
+        return spec.default
+    raw, source = found
+    try:
+        if spec.many:
+            values = _split(raw)
+            if not values:
+                raise argparse.ArgumentTypeError("expected at least one model name")
+            return list(dict.fromkeys(spec.parse(v) for v in values))
+        return spec.parse(raw)
+    except argparse.ArgumentTypeError as exc:
+        raise pytest.UsageError(f"{source}: {exc}") from None
+
+
+def resolve(config: pytest.Config) -> Settings:
+    values = {spec.name: _value(config, spec) for spec in OPTIONS}
+    for judge in values["judge"] + [values["grader"]] * (values["grader"] is not None):
+        if is_offline(judge):
+            raise pytest.UsageError(
+                f"--llm-judge/--llm-grader: {judge!r} is an offline model and cannot judge; "
+                f"give a litellm model (models starting with {OFFLINE_PREFIX!r} only answer tasks)"
+            )
+    if values["grader"] is not None and not values["judge"]:
+        raise pytest.UsageError("--llm-grader: needs at least one --llm-judge to grade the reports of")
+    report_dir = Path(values["report_dir"])
+    if not report_dir.is_absolute():
+        report_dir = Path(config.invocation_params.dir) / report_dir
+    return Settings(
+        models=tuple(values["model"]),
+        judges=tuple(values["judge"]),
+        grader=values["grader"] or (values["judge"][0] if values["judge"] else None),
+        api_base=values["api_base"],
+        attempts=values["attempts"],
+        temperature=values["temperature"],
+        max_tokens=values["max_tokens"],
+        timeout=values["timeout"],
+        grader_samples=values["grader_samples"],
+        report_dir=report_dir,
+    )

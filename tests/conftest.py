@@ -1,0 +1,119 @@
+"""Shared fixtures: pytester, a local OpenAI-compatible server, and a small benchmark project."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.llm_server import FakeLLMServer
+
+pytest_plugins = ["pytester"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pytester's inline runs drop modules they imported; litellm leaves an importlib_metadata
+    # finder on sys.meta_path that then hides every entry point (our plugin included) from the
+    # next inline run. Importing litellm once out here keeps its modules alive across runs.
+    from pytest_llmbench.models.litellm_model import litellm_module
+
+    litellm_module()
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def llm_server() -> Iterator[FakeLLMServer]:
+    server = FakeLLMServer().start()
+    yield server
+    server.stop()
+
+
+MINI_SCENARIO = """\
+id: AddGreeting
+title: Add a greeting function
+category: generation
+datasets: [Mini]
+prompt: |
+  Add a function `greet(name)` to this code base that returns "Hello, <name>!".
+  Return every changed file as a fenced block headed by its path.
+
+  {{ dataset | inline_files }}
+references:
+  Mini: |
+    ### src/app.js
+    ```javascript
+    export function add(a, b) {
+      return a + b;
+    }
+
+    export function greet(name) {
+      return `Hello, ${name}!`;
+    }
+    ```
+criteria:
+  accuracy:
+    - criterion: The code parses
+      check: {parses: true}
+    - Uses a template literal or string concatenation
+  completeness:
+    - criterion: Defines greet
+      weight: 2
+      check: {contains: "function greet"}
+    - criteria: Keeps add
+      check: {regex: "function add\\\\("}
+"""
+
+EXPLAIN_SCENARIO = """\
+id: ExplainMini
+category: explanation
+datasets: [Mini]
+prompt: |
+  Explain this code.
+  {{ dataset | inline_files }}
+references:
+  Mini: "The module exports add(a, b), which returns the sum of a and b."
+criteria:
+  accuracy:
+    - criterion: Names add
+      check: {contains: "add(a, b)"}
+  completeness:
+    - criterion: Says it returns the sum
+      check: {contains: "sum", ignore_case: true}
+"""
+
+
+def write_project(root: Path, scenarios: dict[str, str] | None = None) -> Path:
+    """A dataset `javascript/Mini` and scenarios (default: AddGreeting and ExplainMini)."""
+    dataset = root / "datasets" / "javascript" / "Mini"
+    (dataset / "src").mkdir(parents=True, exist_ok=True)
+    (dataset / "dataset.yaml").write_text("technology: plain ES modules\ndescription: one small module\n")
+    (dataset / "src" / "app.js").write_text("export function add(a, b) {\n  return a + b;\n}\n")
+    if scenarios is None:
+        scenarios = {"generation/AddGreeting.yaml": MINI_SCENARIO, "explanation/ExplainMini.yaml": EXPLAIN_SCENARIO}
+    for rel, text in scenarios.items():
+        path = root / "scenarios" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return root
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> Path:
+    return write_project(pytester.path)
+
+
+def read_leaderboard(root: Path) -> dict[str, Any]:
+    return json.loads((root / "reports" / "leaderboard.json").read_text())
+
+
+def read_results(root: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (root / "reports" / "results.jsonl").read_text().splitlines()]
+
+
+def model_row(board: dict[str, Any], model: str) -> dict[str, Any]:
+    return next(r for r in board["leaderboard"]["models"] if r["model"] == model)

@@ -1,0 +1,153 @@
+"""A local OpenAI-compatible chat server on 127.0.0.1 that plays candidate, evaluator and grader.
+
+Tests start it in a thread; xdist workers of a pytester run reach it over HTTP, so the
+real litellm path is exercised end to end. It tells the roles apart by the system prompt
+pytest-llmbench sends (pytest_llmbench.evaluation.prompts), and records every request.
+
+Policies (all replaceable per test):
+  candidate(request) -> str          the candidate's answer
+  verdict(step_id, criterion, answer) -> bool   the evaluator's verdict per criterion
+  grade(report) -> int               the grader's grade; by default 1 + round(3 * passed / evaluated)
+  logprobs                           whether grader replies carry top_logprobs
+  evaluator_form                     "json" or "markdown"
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from pytest_llmbench.evaluation.prompts import EVALUATOR_SYSTEM
+
+_STEP_LINE = re.compile(r"^- ([AC]\d+) \((accuracy|completeness)\): (.*)$", re.M)
+
+
+def default_grade(report: str) -> int:
+    evaluated = re.search(r"Total steps evaluated: (\d+)", report)
+    passed = re.search(r"Total steps passed: (\d+)", report)
+    if not evaluated or not passed or int(evaluated.group(1)) == 0:
+        return 1
+    return 1 + round(3 * int(passed.group(1)) / int(evaluated.group(1)))
+
+
+def grade_logprobs(grade: int) -> list[dict[str, Any]]:
+    """The chosen grade at p = 0.8, the rest spread over its neighbours."""
+    probs = {grade: 0.8}
+    neighbours = [k for k in (grade - 1, grade + 1) if 1 <= k <= 4]
+    for k in neighbours:
+        probs[k] = 0.2 / len(neighbours)
+    return [{"token": str(k), "logprob": math.log(p), "bytes": list(str(k).encode())} for k, p in probs.items()]
+
+
+@dataclass
+class ServerPolicy:
+    candidate: Callable[[dict[str, Any]], str] = lambda request: "```js\nconsole.log('hi');\n```\n"
+    verdict: Callable[[str, str, str], bool] = lambda step_id, criterion, answer: True
+    grade: Callable[[str], int] = default_grade
+    logprobs: bool = True
+    evaluator_form: str = "json"
+
+
+@dataclass
+class FakeLLMServer:
+    policy: ServerPolicy = field(default_factory=ServerPolicy)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        handler = _handler_for(self)
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def start(self) -> FakeLLMServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def roles(self) -> list[str]:
+        with self._lock:
+            return [r["_role"] for r in self.requests]
+
+    # -- replies -------------------------------------------------------------------------
+    def reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        messages = body.get("messages", [])
+        system = next((m["content"] for m in messages if m.get("role") == "system"), "")
+        if system == EVALUATOR_SYSTEM:
+            role, text, logprobs = "evaluator", self._evaluate(messages), None
+        elif system.startswith("You grade the"):
+            role = "grader"
+            grade = self.policy.grade(messages[-1]["content"])
+            text = str(grade)
+            logprobs = None
+            if self.policy.logprobs and body.get("logprobs"):
+                top = grade_logprobs(grade)
+                logprobs = {"content": [{"token": text, "logprob": math.log(0.8), "bytes": list(text.encode()),
+                                         "top_logprobs": top[: int(body.get("top_logprobs") or 5)]}]}
+        else:
+            role, text, logprobs = "candidate", self.policy.candidate(body), None
+        with self._lock:
+            self.requests.append({**body, "_role": role})
+        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+        completion_tokens = max(1, len(text.split()))
+        choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": text},
+                                  "finish_reason": "stop"}
+        if logprobs is not None:
+            choice["logprobs"] = logprobs
+        return {
+            "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()),
+            "model": body.get("model", "fake"), "choices": [choice],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens},
+        }
+
+    def _evaluate(self, messages: list[dict[str, Any]]) -> str:
+        user = messages[1]["content"]
+        answer_match = re.search(r"<answer>\n(.*)\n</answer>", user, re.S)
+        answer = answer_match.group(1) if answer_match else ""
+        steps = _STEP_LINE.findall(user)
+        verdicts = [(sid, text, self.policy.verdict(sid, text, answer)) for sid, _metric, text in steps]
+        if self.policy.evaluator_form == "markdown":
+            lines = [f"- **{'Pass' if ok else 'Fail'}** (85%): {text}\n    because the server said so"
+                     for _sid, text, ok in verdicts]
+            return "\n".join(lines) + f"\n\nTotal steps evaluated: {len(verdicts)}\n"
+        if self.policy.evaluator_form == "garbage":
+            return "I cannot evaluate this."
+        return json.dumps({"steps": [
+            {"id": sid, "criterion": text, "passed": ok, "confidence": 90, "explanation": "server verdict"}
+            for sid, text, ok in verdicts
+        ]})
+
+
+def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
+            pass
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", 0))
+            body = json.loads(self.rfile.read(length) or b"{}")
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self.send_error(404)
+                return
+            payload = json.dumps(server.reply(body)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+    return Handler
