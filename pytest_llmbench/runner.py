@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from .errors import RunError
 from .evaluation.judging import JudgeSetup
 from .evaluation.pipeline import Case, Generation, run_item
 from .models.base import Model
@@ -40,14 +39,5 @@ def run(config: pytest.Config, settings: Settings, case: Case, model_name: str) 
         timeout=settings.timeout,
     )
     gen = Generation(settings.attempts, settings.temperature, settings.max_tokens, settings.timeout)
-    try:
-        result = asyncio.run(run_item(case, model, gen, setup))
-        return Outcome(result, None)
-    except RunError as exc:
-        message = str(exc)
-    result = ItemResult(
-        scenario=case.scenario.id, category=case.scenario.category,
-        dataset=case.dataset.name if case.dataset else None, model=model_name,
-        status="error", reason=message,
-    )
-    return Outcome(result, message)
+    result = asyncio.run(run_item(case, model, gen, setup))
+    return Outcome(result, result.reason if result.status == "error" else None)

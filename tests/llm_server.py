@@ -9,7 +9,8 @@ Policies (all replaceable per test):
   verdict(step_id, criterion, answer) -> bool   the evaluator's verdict per criterion
   grade(report) -> int               the grader's grade; by default 1 + round(3 * passed / evaluated)
   logprobs                           whether grader replies carry top_logprobs
-  evaluator_form                     "json" or "markdown"
+  evaluator_form                     "json", "markdown" or "garbage"
+  status(role, n) -> int             HTTP status of the n-th call of a role (default 200)
 """
 
 from __future__ import annotations
@@ -53,12 +54,14 @@ class ServerPolicy:
     grade: Callable[[str], int] = default_grade
     logprobs: bool = True
     evaluator_form: str = "json"
+    status: Callable[[str, int], int] = lambda role, n: 200
 
 
 @dataclass
 class FakeLLMServer:
     policy: ServerPolicy = field(default_factory=ServerPolicy)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    calls: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -83,13 +86,27 @@ class FakeLLMServer:
             return [r["_role"] for r in self.requests]
 
     # -- replies -------------------------------------------------------------------------
+    @staticmethod
+    def role_of(body: dict[str, Any]) -> str:
+        system = next((m["content"] for m in body.get("messages", []) if m.get("role") == "system"), "")
+        if system == EVALUATOR_SYSTEM:
+            return "evaluator"
+        return "grader" if system.startswith("You grade the") else "candidate"
+
+    def status_for(self, body: dict[str, Any]) -> int:
+        """Counts the call and returns the HTTP status the policy gives it."""
+        role = self.role_of(body)
+        with self._lock:
+            self.calls[role] = self.calls.get(role, 0) + 1
+            n = self.calls[role]
+        return self.policy.status(role, n)
+
     def reply(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body.get("messages", [])
-        system = next((m["content"] for m in messages if m.get("role") == "system"), "")
-        if system == EVALUATOR_SYSTEM:
-            role, text, logprobs = "evaluator", self._evaluate(messages), None
-        elif system.startswith("You grade the"):
-            role = "grader"
+        role = self.role_of(body)
+        if role == "evaluator":
+            text, logprobs = self._evaluate(messages), None
+        elif role == "grader":
             grade = self.policy.grade(messages[-1]["content"])
             text = str(grade)
             logprobs = None
@@ -98,7 +115,7 @@ class FakeLLMServer:
                 logprobs = {"content": [{"token": text, "logprob": math.log(0.8), "bytes": list(text.encode()),
                                          "top_logprobs": top[: int(body.get("top_logprobs") or 5)]}]}
         else:
-            role, text, logprobs = "candidate", self.policy.candidate(body), None
+            text, logprobs = self.policy.candidate(body), None
         with self._lock:
             self.requests.append({**body, "_role": role})
         prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
@@ -142,6 +159,15 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             body = json.loads(self.rfile.read(length) or b"{}")
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self.send_error(404)
+                return
+            status = server.status_for(body)
+            if status != 200:
+                error = json.dumps({"error": {"message": f"scripted failure {status}", "type": "test"}}).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(error)))
+                self.end_headers()
+                self.wfile.write(error)
                 return
             payload = json.dumps(server.reply(body)).encode()
             self.send_response(200)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from statistics import mean
 from typing import Any
 
+from ..errors import RunError
 from ..formats.dataset import Dataset
 from ..formats.scenario import METRICS, CriterionStep, Metric, Scenario
 from ..models.base import Model, ModelRequest, TaskContext
@@ -164,6 +165,8 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
         judge_usage=_usage([c for c in calls if c.role != "candidate"]),
     )
     if best is None:
+        if not attempts:
+            return result
         last = attempts[-1]
         result.reason = "; ".join(
             f"{name}: {m.unscored_reason}" for name, m in (("accuracy", last.accuracy), ("completeness", last.completeness))
@@ -182,10 +185,20 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
 
 
 async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup) -> ItemResult:
-    """Run up to `gen.attempts` attempts; stop early once an attempt cannot be beaten."""
+    """Run up to `gen.attempts` attempts; stop early once an attempt cannot be beaten.
+
+    A call that fails makes the item an error with that reason; the attempts finished
+    before it stay in the result.
+    """
     attempts: list[AttemptResult] = []
     for number in range(1, gen.attempts + 1):
-        attempt = await run_attempt(case, model, number, gen, setup)
+        try:
+            attempt = await run_attempt(case, model, number, gen, setup)
+        except RunError as exc:
+            result = summarise(case, model, attempts)
+            result.status = "error"
+            result.reason = f"attempt {number}: {exc}"
+            return result
         attempts.append(attempt)
         if attempt.quality is not None and attempt.quality >= 1.0:
             break

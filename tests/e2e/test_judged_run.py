@@ -111,3 +111,18 @@ def test_judged_run_is_the_same_under_xdist(
     pytester.runpytest(*_args(llm_server, "-n", "2")).assert_outcomes(passed=2)
     row = model_row(read_leaderboard(project), "openai/cand")
     assert row["scored"] == 2 and row["grade_methods"] == {"logprobs": 4}
+
+
+def test_a_failing_later_attempt_keeps_the_earlier_ones(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    llm_server.policy.verdict = lambda sid, text, answer: False  # attempt 1 is not perfect
+    llm_server.policy.status = lambda role, n: 400 if role == "candidate" and n == 2 else 200
+    args = [a for a in _args(llm_server) if a != "--llm-attempts=1"]
+    result = pytester.runpytest(*args, "--llm-attempts=2", "-k", "ExplainMini")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*attempt 2: openai/cand (candidate): BadRequestError*"])
+    (item,) = read_results(project)
+    assert item["status"] == "error"
+    assert [a["attempt"] for a in item["attempts"]] == [1]
+    assert item["attempts"][0]["accuracy"]["value"] == pytest.approx(1.2)
