@@ -34,7 +34,9 @@ def is_scenario_file(path: Path) -> bool:
 
 def register_markers(config: pytest.Config) -> None:
     for category in CATEGORIES.values():
-        config.addinivalue_line("markers", f"{category.id}: scenarios of the category {category.title}")
+        config.addinivalue_line(
+            "markers", f"{category.id}: scenarios of the category {category.title}"
+        )
     for bucket in BUCKETS:
         config.addinivalue_line("markers", f"complexity_{bucket}: dataset GCI bucket {bucket}")
         config.addinivalue_line("markers", f"size_{bucket}: dataset LoC bucket {bucket}")
@@ -89,7 +91,7 @@ class ScenarioFile(pytest.File):
                     item.add_marker(marker)
                 yield item
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
         if isinstance(excinfo.value, FormatError):
             return str(excinfo.value)
-        return super().repr_failure(excinfo, style)
+        return super().repr_failure(excinfo)

@@ -25,7 +25,9 @@ class CallRecord(BaseModel):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     latency_s: float = Field(description="wall-clock seconds of the call")
-    cost_usd: float | None = Field(default=None, description="null when litellm does not know the price")
+    cost_usd: float | None = Field(
+        default=None, description="null when litellm does not know the price"
+    )
     cached: bool = False
 
 
@@ -44,10 +46,15 @@ class StepResult(BaseModel):
     metric: Metric
     criterion: str
     weight: float
-    check: Verdict | None = Field(default=None, description="the deterministic check; null if the step has none")
-    judges: dict[str, Verdict] = Field(default_factory=dict, description="judge model -> its verdict")
+    check: Verdict | None = Field(
+        default=None, description="the deterministic check; null if the step has none"
+    )
+    judges: dict[str, Verdict] = Field(
+        default_factory=dict, description="judge model -> its verdict"
+    )
     check_agrees: bool | None = Field(
-        default=None, description="check verdict == majority of judge verdicts; null when either is missing"
+        default=None,
+        description="check verdict == majority of judge verdicts; null when either is missing",
     )
 
     @property
@@ -64,7 +71,9 @@ class Grade(BaseModel):
     method: Literal["logprobs", "sampling"]
     score: int | None = Field(default=None, description="argmax grade 1-4")
     weighted: float | None = Field(default=None, description="sum of k * p_k over k = 1..4")
-    distribution: dict[str, float] = Field(default_factory=dict, description='"1".."4" -> probability')
+    distribution: dict[str, float] = Field(
+        default_factory=dict, description='"1".."4" -> probability'
+    )
     confident: bool = Field(default=False, description="max probability > 0.9")
     samples: int = Field(default=1, description="grader replies the distribution came from")
     error: str | None = None
@@ -82,7 +91,9 @@ class MetricResult(BaseModel):
     pass_rate: float | None = Field(
         default=None, description="weighted share of passed steps (judge majority, else check), 0-1"
     )
-    check_pass_rate: float | None = Field(default=None, description="weighted share of passed checks, 0-1")
+    check_pass_rate: float | None = Field(
+        default=None, description="weighted share of passed checks, 0-1"
+    )
     grades: list[Grade] = Field(default_factory=list)
     unscored_reason: str | None = None
 
@@ -101,11 +112,14 @@ class AttemptResult(BaseModel):
     answer: str
     answer_latency_s: float
     generation_rate: float | None = Field(
-        default=None, description="completion tokens per second of the candidate call; null for offline models"
+        default=None,
+        description="completion tokens per second of the candidate call; null for offline models",
     )
     accuracy: MetricResult
     completeness: MetricResult
-    quality: float | None = Field(default=None, description="(accuracy + completeness) / 8; picks the best attempt")
+    quality: float | None = Field(
+        default=None, description="(accuracy + completeness) / 8; picks the best attempt"
+    )
     steps: list[StepResult]
     reports: list[JudgeReport] = Field(default_factory=list)
     calls: list[CallRecord] = Field(default_factory=list)
@@ -127,9 +141,13 @@ class ItemResult(BaseModel):
     model: str
     complexity: dict[str, float | str | int | None] = Field(default_factory=dict)
     status: Literal["scored", "unscored", "error", "skipped"]
-    reason: str | None = Field(default=None, description="why the item is unscored, errored or skipped")
+    reason: str | None = Field(
+        default=None, description="why the item is unscored, errored or skipped"
+    )
     attempts: list[AttemptResult] = Field(default_factory=list)
-    best_attempt: int | None = Field(default=None, description="first attempt that reaches the best quality")
+    best_attempt: int | None = Field(
+        default=None, description="first attempt that reaches the best quality"
+    )
     accuracy: float | None = None
     completeness: float | None = None
     pass_rate: float | None = None
@@ -138,5 +156,9 @@ class ItemResult(BaseModel):
         default=None, description="share of judge pairs x metrics whose argmax grades agree"
     )
     candidate_usage: Usage = Field(default_factory=Usage)
-    judge_usage: Usage = Field(default_factory=Usage, description="evaluator and grader calls together")
-    latency_s: float | None = Field(default=None, description="candidate latency of the best attempt")
+    judge_usage: Usage = Field(
+        default_factory=Usage, description="evaluator and grader calls together"
+    )
+    latency_s: float | None = Field(
+        default=None, description="candidate latency of the best attempt"
+    )

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from .models.registry import OFFLINE_PREFIX, is_offline
 from .models.offline import OFFLINE_ANSWERS
+from .models.registry import OFFLINE_PREFIX, is_offline
 
 DEFAULT_MODEL = "llmbench/reference"
 
@@ -27,7 +27,9 @@ def _int_at_least(low: int) -> Callable[[str], int]:
         try:
             value = int(str(text).strip())
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {low}, got {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number >= {low}, got {text!r}"
+            ) from None
         if value < low:
             raise argparse.ArgumentTypeError(f"expected a whole number >= {low}, got {value}")
         return value
@@ -35,7 +37,9 @@ def _int_at_least(low: int) -> Callable[[str], int]:
     return parse
 
 
-def _float_between(low: float, high: float | None, *, open_low: bool = False) -> Callable[[str], float]:
+def _float_between(
+    low: float, high: float | None, *, open_low: bool = False
+) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
             value = float(str(text).strip())
@@ -55,10 +59,14 @@ def _float_between(low: float, high: float | None, *, open_low: bool = False) ->
 def _model_name(text: str) -> str:
     name = str(text).strip()
     if not name or any(c.isspace() for c in name):
-        raise argparse.ArgumentTypeError(f"expected a model name such as openai/gpt-4o-mini, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a model name such as openai/gpt-4o-mini, got {text!r}"
+        )
     if is_offline(name) and name not in OFFLINE_ANSWERS:
         known = ", ".join(sorted(OFFLINE_ANSWERS))
-        raise argparse.ArgumentTypeError(f"unknown built-in model {name!r}; built-in models: {known}")
+        raise argparse.ArgumentTypeError(
+            f"unknown built-in model {name!r}; built-in models: {known}"
+        )
     return name
 
 
@@ -91,18 +99,67 @@ class OptionSpec:
 
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("model", _model_name, [DEFAULT_MODEL], "model(s) to benchmark; repeat or comma-separate "
-               f"(litellm names, or built-in {', '.join(sorted(OFFLINE_ANSWERS))}). Default: {DEFAULT_MODEL}", many=True),
-    OptionSpec("judge", _model_name, [], "evaluator model(s); repeat or comma-separate. Default: none "
-               "(only deterministic checks score)", many=True),
-    OptionSpec("grader", _model_name, None, "grader model turning each evaluator report into a grade. Default: the first judge"),
-    OptionSpec("api_base", _text, None, "API base URL passed to litellm for every model (local OpenAI-compatible servers)"),
-    OptionSpec("attempts", _int_at_least(1), 3, "attempts per item, the best one counts. Default: 3"),
-    OptionSpec("temperature", _float_between(0.0, 2.0), None, "candidate sampling temperature, 0-2. Default: provider's"),
-    OptionSpec("max_tokens", _int_at_least(1), None, "maximum completion tokens per candidate reply. Default: provider's"),
-    OptionSpec("timeout", _float_between(0.0, None, open_low=True), 600.0, "seconds per model call. Default: 600"),
-    OptionSpec("grader_samples", _int_at_least(1), 5, "grader samples when the provider gives no logprobs. Default: 5"),
-    OptionSpec("report_dir", _text, "reports", "folder for leaderboard.json/.md, results.jsonl and report.json. Default: reports"),
+    OptionSpec(
+        "model",
+        _model_name,
+        [DEFAULT_MODEL],
+        "model(s) to benchmark; repeat or comma-separate "
+        f"(litellm names, or built-in {', '.join(sorted(OFFLINE_ANSWERS))}). Default: {DEFAULT_MODEL}",
+        many=True,
+    ),
+    OptionSpec(
+        "judge",
+        _model_name,
+        [],
+        "evaluator model(s); repeat or comma-separate. Default: none "
+        "(only deterministic checks score)",
+        many=True,
+    ),
+    OptionSpec(
+        "grader",
+        _model_name,
+        None,
+        "grader model turning each evaluator report into a grade. Default: the first judge",
+    ),
+    OptionSpec(
+        "api_base",
+        _text,
+        None,
+        "API base URL passed to litellm for every model (local OpenAI-compatible servers)",
+    ),
+    OptionSpec(
+        "attempts", _int_at_least(1), 3, "attempts per item, the best one counts. Default: 3"
+    ),
+    OptionSpec(
+        "temperature",
+        _float_between(0.0, 2.0),
+        None,
+        "candidate sampling temperature, 0-2. Default: provider's",
+    ),
+    OptionSpec(
+        "max_tokens",
+        _int_at_least(1),
+        None,
+        "maximum completion tokens per candidate reply. Default: provider's",
+    ),
+    OptionSpec(
+        "timeout",
+        _float_between(0.0, None, open_low=True),
+        600.0,
+        "seconds per model call. Default: 600",
+    ),
+    OptionSpec(
+        "grader_samples",
+        _int_at_least(1),
+        5,
+        "grader samples when the provider gives no logprobs. Default: 5",
+    ),
+    OptionSpec(
+        "report_dir",
+        _text,
+        "reports",
+        "folder for leaderboard.json/.md, results.jsonl and report.json. Default: reports",
+    ),
 )
 
 
@@ -125,10 +182,15 @@ def add_options(parser: pytest.Parser) -> None:
     for spec in OPTIONS:
         extra = f" [env {spec.env}, ini {spec.dest}]"
         if spec.many:
-            group.addoption(spec.flag, dest=spec.dest, action="append", default=None, help=spec.help + extra)
+            group.addoption(
+                spec.flag, dest=spec.dest, action="append", default=None, help=spec.help + extra
+            )
         else:
             group.addoption(spec.flag, dest=spec.dest, default=None, help=spec.help + extra)
-        parser.addini(spec.dest, help=spec.help, type="args" if spec.many else "string", default=None)
+        if spec.many:
+            parser.addini(spec.dest, help=spec.help, type="args", default=None)
+        else:
+            parser.addini(spec.dest, help=spec.help, type="string", default=None)
 
 
 def _split(values: list[str] | str) -> list[str]:
@@ -175,7 +237,9 @@ def resolve(config: pytest.Config) -> Settings:
                 f"give a litellm model (models starting with {OFFLINE_PREFIX!r} only answer tasks)"
             )
     if values["grader"] is not None and not values["judge"]:
-        raise pytest.UsageError("--llm-grader: needs at least one --llm-judge to grade the reports of")
+        raise pytest.UsageError(
+            "--llm-grader: needs at least one --llm-judge to grade the reports of"
+        )
     report_dir = Path(values["report_dir"])
     if not report_dir.is_absolute():
         report_dir = Path(config.invocation_params.dir) / report_dir

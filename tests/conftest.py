@@ -23,6 +23,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     litellm_module()
 
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -91,10 +92,15 @@ def write_project(root: Path, scenarios: dict[str, str] | None = None) -> Path:
     """A dataset `javascript/Mini` and scenarios (default: AddGreeting and ExplainMini)."""
     dataset = root / "datasets" / "javascript" / "Mini"
     (dataset / "src").mkdir(parents=True, exist_ok=True)
-    (dataset / "dataset.yaml").write_text("technology: plain ES modules\ndescription: one small module\n")
+    (dataset / "dataset.yaml").write_text(
+        "technology: plain ES modules\ndescription: one small module\n"
+    )
     (dataset / "src" / "app.js").write_text("export function add(a, b) {\n  return a + b;\n}\n")
     if scenarios is None:
-        scenarios = {"generation/AddGreeting.yaml": MINI_SCENARIO, "explanation/ExplainMini.yaml": EXPLAIN_SCENARIO}
+        scenarios = {
+            "generation/AddGreeting.yaml": MINI_SCENARIO,
+            "explanation/ExplainMini.yaml": EXPLAIN_SCENARIO,
+        }
     for rel, text in scenarios.items():
         path = root / "scenarios" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,7 +118,9 @@ def read_leaderboard(root: Path) -> dict[str, Any]:
 
 
 def read_results(root: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (root / "reports" / "results.jsonl").read_text().splitlines()]
+    return [
+        json.loads(line) for line in (root / "reports" / "results.jsonl").read_text().splitlines()
+    ]
 
 
 def model_row(board: dict[str, Any], model: str) -> dict[str, Any]:

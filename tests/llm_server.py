@@ -44,7 +44,10 @@ def grade_logprobs(grade: int) -> list[dict[str, Any]]:
     neighbours = [k for k in (grade - 1, grade + 1) if 1 <= k <= 4]
     for k in neighbours:
         probs[k] = 0.2 / len(neighbours)
-    return [{"token": str(k), "logprob": math.log(p), "bytes": list(str(k).encode())} for k, p in probs.items()]
+    return [
+        {"token": str(k), "logprob": math.log(p), "bytes": list(str(k).encode())}
+        for k, p in probs.items()
+    ]
 
 
 @dataclass
@@ -88,7 +91,9 @@ class FakeLLMServer:
     # -- replies -------------------------------------------------------------------------
     @staticmethod
     def role_of(body: dict[str, Any]) -> str:
-        system = next((m["content"] for m in body.get("messages", []) if m.get("role") == "system"), "")
+        system = next(
+            (m["content"] for m in body.get("messages", []) if m.get("role") == "system"), ""
+        )
         if system == EVALUATOR_SYSTEM:
             return "evaluator"
         return "grader" if system.startswith("You grade the") else "candidate"
@@ -112,23 +117,40 @@ class FakeLLMServer:
             logprobs = None
             if self.policy.logprobs and body.get("logprobs"):
                 top = grade_logprobs(grade)
-                logprobs = {"content": [{"token": text, "logprob": math.log(0.8), "bytes": list(text.encode()),
-                                         "top_logprobs": top[: int(body.get("top_logprobs") or 5)]}]}
+                logprobs = {
+                    "content": [
+                        {
+                            "token": text,
+                            "logprob": math.log(0.8),
+                            "bytes": list(text.encode()),
+                            "top_logprobs": top[: int(body.get("top_logprobs") or 5)],
+                        }
+                    ]
+                }
         else:
             text, logprobs = self.policy.candidate(body), None
         with self._lock:
             self.requests.append({**body, "_role": role})
         prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
         completion_tokens = max(1, len(text.split()))
-        choice: dict[str, Any] = {"index": 0, "message": {"role": "assistant", "content": text},
-                                  "finish_reason": "stop"}
+        choice: dict[str, Any] = {
+            "index": 0,
+            "message": {"role": "assistant", "content": text},
+            "finish_reason": "stop",
+        }
         if logprobs is not None:
             choice["logprobs"] = logprobs
         return {
-            "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()),
-            "model": body.get("model", "fake"), "choices": [choice],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens},
+            "id": f"chatcmpl-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "fake"),
+            "choices": [choice],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
         }
 
     def _evaluate(self, messages: list[dict[str, Any]]) -> str:
@@ -136,17 +158,31 @@ class FakeLLMServer:
         answer_match = re.search(r"<answer>\n(.*)\n</answer>", user, re.S)
         answer = answer_match.group(1) if answer_match else ""
         steps = _STEP_LINE.findall(user)
-        verdicts = [(sid, text, self.policy.verdict(sid, text, answer)) for sid, _metric, text in steps]
+        verdicts = [
+            (sid, text, self.policy.verdict(sid, text, answer)) for sid, _metric, text in steps
+        ]
         if self.policy.evaluator_form == "markdown":
-            lines = [f"- **{'Pass' if ok else 'Fail'}** (85%): {text}\n    because the server said so"
-                     for _sid, text, ok in verdicts]
+            lines = [
+                f"- **{'Pass' if ok else 'Fail'}** (85%): {text}\n    because the server said so"
+                for _sid, text, ok in verdicts
+            ]
             return "\n".join(lines) + f"\n\nTotal steps evaluated: {len(verdicts)}\n"
         if self.policy.evaluator_form == "garbage":
             return "I cannot evaluate this."
-        return json.dumps({"steps": [
-            {"id": sid, "criterion": text, "passed": ok, "confidence": 90, "explanation": "server verdict"}
-            for sid, text, ok in verdicts
-        ]})
+        return json.dumps(
+            {
+                "steps": [
+                    {
+                        "id": sid,
+                        "criterion": text,
+                        "passed": ok,
+                        "confidence": 90,
+                        "explanation": "server verdict",
+                    }
+                    for sid, text, ok in verdicts
+                ]
+            }
+        )
 
 
 def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
@@ -162,7 +198,9 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 return
             status = server.status_for(body)
             if status != 200:
-                error = json.dumps({"error": {"message": f"scripted failure {status}", "type": "test"}}).encode()
+                error = json.dumps(
+                    {"error": {"message": f"scripted failure {status}", "type": "test"}}
+                ).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(error)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..formats.scenario import METRICS, CriterionStep, Metric
 from ..models.base import Model, ModelReply, ModelRequest
@@ -33,6 +34,15 @@ class JudgeSetup:
     timeout: float
 
 
+@dataclass(frozen=True)
+class Submission:
+    """What a judge is shown: the task as the candidate saw it, and the candidate's answer."""
+
+    system: str
+    prompt: str
+    answer: str
+
+
 @dataclass
 class JudgeOutcome:
     judge: str
@@ -54,21 +64,24 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
 
 
 async def evaluate(
-    judge: Model, setup: JudgeSetup, task_system: str, task_prompt: str, answer: str,
-    steps: Sequence[CriterionStep],
+    judge: Model, setup: JudgeSetup, submission: Submission, steps: Sequence[CriterionStep]
 ) -> JudgeOutcome:
     """Ask one judge for per-step verdicts; one repair retry if its reply cannot be read."""
-    messages = evaluator_messages(task_system, task_prompt, answer, steps)
+    messages = evaluator_messages(submission.system, submission.prompt, submission.answer, steps)
     outcome = JudgeOutcome(judge=judge.name, report=JudgeReport(judge=judge.name, text=""))
     for try_number in (1, 2):
         reply = await judge.complete(
-            ModelRequest(messages=tuple(messages), role="evaluator", temperature=0.0, timeout=setup.timeout)
+            ModelRequest(
+                messages=tuple(messages), role="evaluator", temperature=0.0, timeout=setup.timeout
+            )
         )
         outcome.calls.append(call_record("evaluator", reply))
         try:
             parsed = parse_evaluator_reply(reply.text)
         except ReportParseError as exc:
-            outcome.report = JudgeReport(judge=judge.name, text=reply.text, error=f"unreadable report: {exc}")
+            outcome.report = JudgeReport(
+                judge=judge.name, text=reply.text, error=f"unreadable report: {exc}"
+            )
             if try_number == 1:
                 messages = messages + [
                     {"role": "assistant", "content": reply.text},
@@ -82,9 +95,33 @@ async def evaluate(
         }
         missing = [s.id for s in steps if s.id not in matched]
         error = f"no verdict for {', '.join(missing)}" if missing else None
-        outcome.report = JudgeReport(judge=judge.name, text=reply.text, form=parsed.form, error=error)
+        outcome.report = JudgeReport(
+            judge=judge.name, text=reply.text, form=parsed.form, error=error
+        )
         break
     return outcome
+
+
+def _grade_from(
+    metric: Metric,
+    judge: str,
+    grader: str,
+    method: Literal["logprobs", "sampling"],
+    dist: dict[int, float],
+    samples: int,
+) -> Grade:
+    score, weighted, confident = summarise_distribution(dist)
+    return Grade(
+        metric=metric,
+        judge=judge,
+        grader=grader,
+        method=method,
+        score=score,
+        weighted=weighted,
+        distribution={str(k): dist.get(k, 0.0) for k in range(1, 5)},
+        confident=confident,
+        samples=samples,
+    )
 
 
 async def grade(
@@ -93,49 +130,60 @@ async def grade(
     """One grade 1-4 with its distribution: logprobs of the first token, else K samples."""
     messages = tuple(grader_messages(metric, report))
     first = await grader.complete(
-        ModelRequest(messages=messages, role="grader", temperature=0.0, max_tokens=2,
-                     top_logprobs=TOP_LOGPROBS, timeout=setup.timeout)
+        ModelRequest(
+            messages=messages,
+            role="grader",
+            temperature=0.0,
+            max_tokens=2,
+            top_logprobs=TOP_LOGPROBS,
+            timeout=setup.timeout,
+        )
     )
     calls = [call_record("grader", first)]
-    base = {"metric": metric, "judge": judge_name, "grader": grader.name}
     dist = grade_distribution_from_logprobs(first.first_token_logprobs or [])
     if dist is not None:
-        score, weighted, confident = summarise_distribution(dist)
-        return Grade(**base, method="logprobs", score=score, weighted=weighted,
-                     distribution={str(k): dist.get(k, 0.0) for k in range(1, 5)},
-                     confident=confident, samples=1), calls
+        return _grade_from(metric, judge_name, grader.name, "logprobs", dist, 1), calls
     # No logprobs from this provider: sample the grader and use the empirical distribution.
-    replies = await asyncio.gather(*(
-        grader.complete(ModelRequest(messages=messages, role="grader", temperature=1.0,
-                                     max_tokens=2, timeout=setup.timeout))
-        for _ in range(setup.grader_samples)
-    ))
+    sample = ModelRequest(
+        messages=messages, role="grader", temperature=1.0, max_tokens=2, timeout=setup.timeout
+    )
+    replies = await asyncio.gather(*(grader.complete(sample) for _ in range(setup.grader_samples)))
     calls += [call_record("grader", r) for r in replies]
     grades = [g for g in (grade_from_text(r.text) for r in replies) if g is not None]
     if not grades:
-        shown = replies[0].text[:80] if replies else first.text[:80]
-        return Grade(**base, method="sampling", samples=0,
-                     error=f"no grade 1-4 in {len(replies)} grader replies (e.g. {shown!r})"), calls
+        shown = (replies[0] if replies else first).text[:80]
+        error = f"no grade 1-4 in {len(replies)} grader replies (e.g. {shown!r})"
+        return Grade(
+            metric=metric,
+            judge=judge_name,
+            grader=grader.name,
+            method="sampling",
+            samples=0,
+            error=error,
+        ), calls
     dist = distribution_from_samples(grades)
-    score, weighted, confident = summarise_distribution(dist)
-    return Grade(**base, method="sampling", score=score, weighted=weighted,
-                 distribution={str(k): dist.get(k, 0.0) for k in range(1, 5)},
-                 confident=confident, samples=len(grades)), calls
+    return _grade_from(metric, judge_name, grader.name, "sampling", dist, len(grades)), calls
 
 
 async def judge_answer(
-    judge: Model, setup: JudgeSetup, task_system: str, task_prompt: str, answer: str,
-    steps: Sequence[CriterionStep],
+    judge: Model, setup: JudgeSetup, submission: Submission, steps: Sequence[CriterionStep]
 ) -> JudgeOutcome:
-    outcome = await evaluate(judge, setup, task_system, task_prompt, answer, steps)
+    outcome = await evaluate(judge, setup, submission, steps)
     if not outcome.verdicts:
         return outcome  # nothing to grade; the metric stays unscored with the report's error
     grader = setup.grader or judge
-    graded = await asyncio.gather(*(
-        grade(grader, setup, judge.name, metric,
-              metric_report(metric, [s for s in steps if s.metric == metric], outcome.verdicts))
-        for metric in METRICS
-    ))
+    graded = await asyncio.gather(
+        *(
+            grade(
+                grader,
+                setup,
+                judge.name,
+                metric,
+                metric_report(metric, [s for s in steps if s.metric == metric], outcome.verdicts),
+            )
+            for metric in METRICS
+        )
+    )
     for metric, (metric_grade, calls) in zip(METRICS, graded, strict=True):
         outcome.grades[metric] = metric_grade
         outcome.calls += calls

@@ -25,7 +25,7 @@ from ..results import (
     Verdict,
 )
 from .checks import run_check
-from .judging import JudgeOutcome, JudgeSetup, call_record, judge_answer
+from .judging import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
 
 
 @dataclass(frozen=True)
@@ -67,15 +67,26 @@ def _majority(verdicts: dict[str, Verdict]) -> bool | None:
     return sum(v.passed for v in verdicts.values()) * 2 >= len(verdicts)
 
 
-def _step_results(steps: tuple[CriterionStep, ...], answer: str, outcomes: list[JudgeOutcome]) -> list[StepResult]:
+def _step_results(
+    steps: tuple[CriterionStep, ...], answer: str, outcomes: list[JudgeOutcome]
+) -> list[StepResult]:
     results = []
     for step in steps:
         check = run_check(step.check, answer) if step.check is not None else None
         judges = {o.judge: o.verdicts[step.id] for o in outcomes if step.id in o.verdicts}
         majority = _majority(judges)
         agrees = None if check is None or majority is None else check.passed == majority
-        results.append(StepResult(id=step.id, metric=step.metric, criterion=step.text, weight=step.weight,
-                                  check=check, judges=judges, check_agrees=agrees))
+        results.append(
+            StepResult(
+                id=step.id,
+                metric=step.metric,
+                criterion=step.text,
+                weight=step.weight,
+                check=check,
+                judges=judges,
+                check_agrees=agrees,
+            )
+        )
     return results
 
 
@@ -88,14 +99,27 @@ def _metric(metric: Metric, steps: list[StepResult], outcomes: list[JudgeOutcome
     if outcomes:
         usable = [g.weighted for g in grades if g.weighted is not None]
         if usable:
-            return MetricResult(value=mean(usable), source="judges", pass_rate=pass_rate,
-                                check_pass_rate=check_rate, grades=grades)
-        reasons = [g.error for g in grades if g.error] + [o.report.error for o in outcomes if o.report.error]
-        return MetricResult(pass_rate=pass_rate, check_pass_rate=check_rate, grades=grades,
-                            unscored_reason="; ".join(r for r in reasons if r) or "no grade from any judge")
+            return MetricResult(
+                value=mean(usable),
+                source="judges",
+                pass_rate=pass_rate,
+                check_pass_rate=check_rate,
+                grades=grades,
+            )
+        reasons = [g.error for g in grades if g.error] + [
+            o.report.error for o in outcomes if o.report.error
+        ]
+        return MetricResult(
+            pass_rate=pass_rate,
+            check_pass_rate=check_rate,
+            grades=grades,
+            unscored_reason="; ".join(r for r in reasons if r) or "no grade from any judge",
+        )
     if check_rate is None:
         return MetricResult(unscored_reason=f"no judge given and no {metric} step has a check")
-    return MetricResult(value=1 + 3 * check_rate, source="checks", pass_rate=check_rate, check_pass_rate=check_rate)
+    return MetricResult(
+        value=1 + 3 * check_rate, source="checks", pass_rate=check_rate, check_pass_rate=check_rate
+    )
 
 
 def _quality(acc: MetricResult, compl: MetricResult) -> float | None:
@@ -104,18 +128,27 @@ def _quality(acc: MetricResult, compl: MetricResult) -> float | None:
     return (acc.value + compl.value) / 8
 
 
-async def run_attempt(case: Case, model: Model, number: int, gen: Generation, setup: JudgeSetup) -> AttemptResult:
+async def run_attempt(
+    case: Case, model: Model, number: int, gen: Generation, setup: JudgeSetup
+) -> AttemptResult:
     messages = case.messages()
-    reply = await model.complete(ModelRequest(
-        messages=tuple(messages), role="candidate", temperature=gen.temperature, max_tokens=gen.max_tokens,
-        timeout=gen.timeout, task=TaskContext(case.scenario, case.dataset), attempt=number,
-    ))
+    reply = await model.complete(
+        ModelRequest(
+            messages=tuple(messages),
+            role="candidate",
+            temperature=gen.temperature,
+            max_tokens=gen.max_tokens,
+            timeout=gen.timeout,
+            task=TaskContext(case.scenario, case.dataset),
+            attempt=number,
+        )
+    )
     calls: list[CallRecord] = [call_record("candidate", reply)]
     steps = case.scenario.steps
-    outcomes: list[JudgeOutcome] = list(await asyncio.gather(*(
-        judge_answer(judge, setup, case.scenario.system, messages[-1]["content"], reply.text, steps)
-        for judge in setup.judges
-    )))
+    submission = Submission(case.scenario.system, messages[-1]["content"], reply.text)
+    outcomes: list[JudgeOutcome] = list(
+        await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in setup.judges))
+    )
     for outcome in outcomes:
         calls += outcome.calls
     step_results = _step_results(steps, reply.text, outcomes)
@@ -124,9 +157,16 @@ async def run_attempt(case: Case, model: Model, number: int, gen: Generation, se
     if not model.offline and reply.completion_tokens and reply.latency_s > 0:
         rate = reply.completion_tokens / reply.latency_s
     return AttemptResult(
-        attempt=number, answer=reply.text, answer_latency_s=reply.latency_s, generation_rate=rate,
-        accuracy=acc, completeness=compl, quality=_quality(acc, compl), steps=step_results,
-        reports=[o.report for o in outcomes], calls=calls,
+        attempt=number,
+        answer=reply.text,
+        answer_latency_s=reply.latency_s,
+        generation_rate=rate,
+        accuracy=acc,
+        completeness=compl,
+        quality=_quality(acc, compl),
+        steps=step_results,
+        reports=[o.report for o in outcomes],
+        calls=calls,
     )
 
 
@@ -155,12 +195,17 @@ def _judge_agreement(attempt: AttemptResult) -> float | None:
 def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemResult:
     """Pick the best attempt (the first reaching the best quality) and fill the item's figures."""
     scored = [a for a in attempts if a.quality is not None]
-    best = max(scored, key=lambda a: a.quality or 0.0) if scored else None  # max keeps the first of equals
+    best = (
+        max(scored, key=lambda a: a.quality or 0.0) if scored else None
+    )  # max keeps the first of equals
     calls = [c for a in attempts for c in a.calls]
     result = ItemResult(
-        scenario=case.scenario.id, category=case.scenario.category,
-        dataset=case.dataset.name if case.dataset else None, model=model.name,
-        status="scored" if best else "unscored", attempts=attempts,
+        scenario=case.scenario.id,
+        category=case.scenario.category,
+        dataset=case.dataset.name if case.dataset else None,
+        model=model.name,
+        status="scored" if best else "unscored",
+        attempts=attempts,
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),
         judge_usage=_usage([c for c in calls if c.role != "candidate"]),
     )
@@ -169,7 +214,8 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
             return result
         last = attempts[-1]
         result.reason = "; ".join(
-            f"{name}: {m.unscored_reason}" for name, m in (("accuracy", last.accuracy), ("completeness", last.completeness))
+            f"{name}: {m.unscored_reason}"
+            for name, m in (("accuracy", last.accuracy), ("completeness", last.completeness))
             if m.unscored_reason
         )
         return result

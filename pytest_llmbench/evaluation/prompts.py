@@ -62,7 +62,9 @@ REPAIR_REQUEST = (
 )
 
 
-def metric_report(metric: Metric, steps: Sequence[CriterionStep], verdicts: dict[str, Verdict]) -> str:
+def metric_report(
+    metric: Metric, steps: Sequence[CriterionStep], verdicts: dict[str, Verdict]
+) -> str:
     """One judge's verdicts on one metric, in the public Markdown report form."""
     lines = [f"# Evaluation report: {metric}", ""]
     passed = 0

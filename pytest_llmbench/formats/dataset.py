@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from ..errors import FormatError
-from .validation import describe_validation_error
+from .validation import load_model
 
 MANIFEST = "dataset.yaml"
 # Files that are never part of the code a model sees.
@@ -54,30 +53,12 @@ class Dataset:
         return digest.hexdigest()[:16]
 
 
-def _read_yaml(path: Path) -> object:
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "YAML"
-        raise FormatError(path, where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
-    except OSError as exc:
-        raise FormatError(path, "", f"cannot be read ({exc.strerror})") from None
-
-
 def load_dataset(root: Path) -> Dataset:
     """Load one dataset folder; raise FormatError naming the file and field on any problem."""
     manifest_path = root / MANIFEST
     if not manifest_path.is_file():
         raise FormatError(manifest_path, "", "missing; every dataset folder needs a dataset.yaml")
-    raw = _read_yaml(manifest_path)
-    if not isinstance(raw, dict):
-        raise FormatError(manifest_path, "", "must be a mapping with technology and description")
-    try:
-        manifest = DatasetManifest.model_validate(raw)
-    except ValidationError as exc:
-        field_name, problem = describe_validation_error(exc)
-        raise FormatError(manifest_path, field_name, problem) from None
+    manifest = load_model(manifest_path, DatasetManifest, "technology and description")
     files: list[SourceFile] = []
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = path.relative_to(root).as_posix()
@@ -125,11 +106,15 @@ class DatasetIndex:
         if not candidates:
             known = ", ".join(sorted(self.folders())) or "none"
             raise FormatError(
-                referrer, field_name, f"dataset {ref!r} not found under {self.root} (known: {known})"
+                referrer,
+                field_name,
+                f"dataset {ref!r} not found under {self.root} (known: {known})",
             )
         if len(candidates) > 1:
             langs = ", ".join(c.parent.name + "/" + ref for c in candidates)
-            raise FormatError(referrer, field_name, f"dataset {ref!r} is ambiguous; write one of {langs}")
+            raise FormatError(
+                referrer, field_name, f"dataset {ref!r} is ambiguous; write one of {langs}"
+            )
         folder = candidates[0]
         if folder not in self._loaded:
             self._loaded[folder] = load_dataset(folder)

@@ -18,11 +18,29 @@ from jinja2.sandbox import SandboxedEnvironment
 from .dataset import Dataset, SourceFile
 
 _FENCE_LANGUAGES = {
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "jsx",
-    ".ts": "typescript", ".tsx": "tsx", ".vue": "vue", ".html": "html", ".htm": "html",
-    ".css": "css", ".scss": "scss", ".json": "json", ".py": "python", ".java": "java",
-    ".xml": "xml", ".yaml": "yaml", ".yml": "yaml", ".md": "markdown", ".sh": "bash",
-    ".properties": "properties", ".xhtml": "xml", ".sql": "sql", ".kt": "kotlin",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "jsx",
+    ".ts": "typescript",
+    ".tsx": "tsx",
+    ".vue": "vue",
+    ".html": "html",
+    ".htm": "html",
+    ".css": "css",
+    ".scss": "scss",
+    ".json": "json",
+    ".py": "python",
+    ".java": "java",
+    ".xml": "xml",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".md": "markdown",
+    ".sh": "bash",
+    ".properties": "properties",
+    ".xhtml": "xml",
+    ".sql": "sql",
+    ".kt": "kotlin",
 }
 
 
@@ -70,4 +88,11 @@ def render(template: Template, **context: Any) -> str:
     return template.render(**context)
 
 
-__all__ = ["TemplateError", "compile_template", "fence_language", "fenced", "inline_files", "render"]
+__all__ = [
+    "TemplateError",
+    "compile_template",
+    "fence_language",
+    "fenced",
+    "inline_files",
+    "render",
+]

@@ -14,17 +14,27 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from jinja2 import Template, TemplateError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..errors import FormatError
 from .categories import CATEGORIES, category_ids
-from .dataset import Dataset, DatasetIndex, _read_yaml
+from .dataset import Dataset, DatasetIndex
 from .render import compile_template, render
-from .validation import describe_validation_error
+from .validation import load_model
 
 NO_DATASET = "none"  # the references key of a scenario that runs on no dataset
 _ID = r"^[A-Za-z][A-Za-z0-9_]*$"
-PARSE_LANGUAGES = ("any", "python", "json", "yaml", "javascript", "typescript", "html", "css", "java")
+PARSE_LANGUAGES = (
+    "any",
+    "python",
+    "json",
+    "yaml",
+    "javascript",
+    "typescript",
+    "html",
+    "css",
+    "java",
+)
 
 
 class Check(BaseModel):
@@ -39,7 +49,11 @@ class Check(BaseModel):
 
     @model_validator(mode="after")
     def _one_kind(self) -> Check:
-        kinds = [k for k in ("contains", "not_contains", "regex", "parses") if getattr(self, k) is not None]
+        kinds = [
+            k
+            for k in ("contains", "not_contains", "regex", "parses")
+            if getattr(self, k) is not None
+        ]
         if len(kinds) != 1:
             raise ValueError(
                 "a check needs exactly one of contains, not_contains, regex, parses "
@@ -58,7 +72,11 @@ class Check(BaseModel):
 
     @property
     def kind(self) -> str:
-        return next(k for k in ("contains", "not_contains", "regex", "parses") if getattr(self, k) is not None)
+        return next(
+            k
+            for k in ("contains", "not_contains", "regex", "parses")
+            if getattr(self, k) is not None
+        )
 
 
 class Step(BaseModel):
@@ -164,32 +182,34 @@ def _category_system(scenarios_dir: Path, category: str) -> str:
 
 def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
     """Load and check one scenario file; any problem raises FormatError(path, field, why)."""
-    raw = _read_yaml(path)
-    if not isinstance(raw, dict):
-        raise FormatError(path, "", "must be a YAML mapping (see docs/formats.md)")
-    try:
-        spec = ScenarioSpec.model_validate(raw)
-    except ValidationError as exc:
-        field_name, problem = describe_validation_error(exc)
-        raise FormatError(path, field_name, problem) from None
+    spec = load_model(path, ScenarioSpec, "id, category, prompt and criteria")
     folder = path.parent.name
     if folder != spec.category:
         raise FormatError(
-            path, "category", f"is {spec.category!r} but the file sits in scenarios/{folder}/; move it or fix the field"
+            path,
+            "category",
+            f"is {spec.category!r} but the file sits in scenarios/{folder}/; move it or fix the field",
         )
     try:
         template = compile_template(spec.prompt)
     except TemplateError as exc:
         line = getattr(exc, "lineno", None)
-        raise FormatError(path, "prompt", f"template error{f' on line {line}' if line else ''}: {exc}") from None
+        raise FormatError(
+            path, "prompt", f"template error{f' on line {line}' if line else ''}: {exc}"
+        ) from None
     resolved = tuple(
-        datasets.get(name, referrer=path, field_name=f"datasets.{i}") for i, name in enumerate(spec.datasets)
+        datasets.get(name, referrer=path, field_name=f"datasets.{i}")
+        for i, name in enumerate(spec.datasets)
     )
     names = {d.name for d in resolved} or {NO_DATASET}
     references: dict[str, str] = {}
     for key, value in spec.references.items():
         if key not in names:
-            raise FormatError(path, f"references.{key}", f"is not one of this scenario's datasets ({', '.join(sorted(names))})")
+            raise FormatError(
+                path,
+                f"references.{key}",
+                f"is not one of this scenario's datasets ({', '.join(sorted(names))})",
+            )
         if isinstance(value, ReferenceFile):
             ref_path = (path.parent / value.file).resolve()
             if not ref_path.is_file():
@@ -198,7 +218,9 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         else:
             references[key] = value
     steps = tuple(
-        CriterionStep(f"{metric[0].upper()}{i}", metric, step.criterion.strip(), step.weight, step.check)
+        CriterionStep(
+            f"{metric[0].upper()}{i}", metric, step.criterion.strip(), step.weight, step.check
+        )
         for metric in METRICS
         for i, step in enumerate(getattr(spec.criteria, metric), start=1)
     )

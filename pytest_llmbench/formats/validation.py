@@ -1,8 +1,40 @@
-"""Turning pydantic validation errors into the one-line messages users see."""
+"""Reading YAML files into pydantic models, with the one-line errors users see."""
 
 from __future__ import annotations
 
-from pydantic import ValidationError
+from pathlib import Path
+from typing import TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from ..errors import FormatError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_yaml(path: Path) -> object:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else "YAML"
+        problem = getattr(exc, "problem", None) or exc
+        raise FormatError(path, where, f"not valid YAML ({problem})") from None
+    except OSError as exc:
+        raise FormatError(path, "", f"cannot be read ({exc.strerror})") from None
+
+
+def load_model(path: Path, model: type[M], expected: str) -> M:
+    """Read a YAML mapping and validate it; any problem is a FormatError naming the field."""
+    raw = read_yaml(path)
+    if not isinstance(raw, dict):
+        raise FormatError(path, "", f"must be a YAML mapping with {expected} (see docs/formats.md)")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        field_name, problem = describe_validation_error(exc)
+        raise FormatError(path, field_name, problem) from None
 
 
 def describe_validation_error(exc: ValidationError) -> tuple[str, str]:

@@ -41,7 +41,11 @@ def _first_token_logprobs(choice: Any) -> list[tuple[str, float]] | None:
     if not content:
         return None
     first = content[0]
-    top = first.get("top_logprobs") if isinstance(first, dict) else getattr(first, "top_logprobs", None)
+    top = (
+        first.get("top_logprobs")
+        if isinstance(first, dict)
+        else getattr(first, "top_logprobs", None)
+    )
     if not top:
         return None
     pairs = []

@@ -52,14 +52,21 @@ def _row(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "judge_agreement": _mean(agreements),
         "metric_sources": dict(sources),
         "grade_methods": dict(methods),
-        "candidate_tokens": sum(i["candidate_usage"]["prompt_tokens"] + i["candidate_usage"]["completion_tokens"] for i in items),
+        "candidate_tokens": sum(
+            i["candidate_usage"]["prompt_tokens"] + i["candidate_usage"]["completion_tokens"]
+            for i in items
+        ),
         "candidate_cost_usd": _sum_cost(i["candidate_usage"]["cost_usd"] for i in items),
-        "judge_tokens": sum(i["judge_usage"]["prompt_tokens"] + i["judge_usage"]["completion_tokens"] for i in items),
+        "judge_tokens": sum(
+            i["judge_usage"]["prompt_tokens"] + i["judge_usage"]["completion_tokens"] for i in items
+        ),
         "judge_cost_usd": _sum_cost(i["judge_usage"]["cost_usd"] for i in items),
     }
 
 
-def score(row: dict[str, Any], max_rate: float | None, attempts: int) -> tuple[float | None, list[str]]:
+def score(
+    row: dict[str, Any], max_rate: float | None, attempts: int
+) -> tuple[float | None, list[str]]:
     """The method's score of one row, and notes on any term that could not be computed."""
     if row["accuracy"] is None or row["completeness"] is None:
         return None, ["no scored items"]
@@ -70,7 +77,12 @@ def score(row: dict[str, Any], max_rate: float | None, attempts: int) -> tuple[f
     else:
         rate_term = row["generation_rate"] / max_rate
     attempt_term = 1.0 if attempts <= 1 else (attempts - row["attempt"]) / (attempts - 1)
-    value = 0.4 * row["accuracy"] / 4 + 0.4 * row["completeness"] / 4 + 0.1 * rate_term + 0.1 * attempt_term
+    value = (
+        0.4 * row["accuracy"] / 4
+        + 0.4 * row["completeness"] / 4
+        + 0.1 * rate_term
+        + 0.1 * attempt_term
+    )
     return value, notes
 
 
@@ -94,5 +106,10 @@ def build(items: Sequence[dict[str, Any]], attempts: int) -> dict[str, Any]:
         row = _row(group)
         row["score"], row["notes"] = score(row, max_rate, attempts)
         category_rows.append({"model": name, "category": category, **row})
-    return {"formula": FORMULA, "attempts": attempts, "max_rate": max_rate,
-            "models": model_rows, "categories": category_rows}
+    return {
+        "formula": FORMULA,
+        "attempts": attempts,
+        "max_rate": max_rate,
+        "models": model_rows,
+        "categories": category_rows,
+    }

@@ -21,8 +21,13 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 def _cells(row: dict[str, Any]) -> list[str]:
     return [
-        _num(row["score"], 3), _num(row["accuracy"]), _num(row["completeness"]), _num(row["pass_rate"]),
-        _num(row["generation_rate"], 1), _num(row["attempt"]), f"{row['scored']}/{row['items']}",
+        _num(row["score"], 3),
+        _num(row["accuracy"]),
+        _num(row["completeness"]),
+        _num(row["pass_rate"]),
+        _num(row["generation_rate"], 1),
+        _num(row["attempt"]),
+        f"{row['scored']}/{row['items']}",
     ]
 
 
@@ -30,20 +35,35 @@ COLUMNS = ["Score", "Accuracy", "Completeness", "Pass rate", "Tok/s", "Attempt",
 
 
 def model_table(board: dict[str, Any]) -> list[str]:
-    rows = [[str(i), r["model"], *_cells(r), str(r["judge_tokens"]), _cost(r["candidate_cost_usd"]),
-             _cost(r["judge_cost_usd"])] for i, r in enumerate(board["models"], start=1)]
+    rows = [
+        [
+            str(i),
+            r["model"],
+            *_cells(r),
+            str(r["judge_tokens"]),
+            _cost(r["candidate_cost_usd"]),
+            _cost(r["judge_cost_usd"]),
+        ]
+        for i, r in enumerate(board["models"], start=1)
+    ]
     return _table(["#", "Model", *COLUMNS, "Judge tokens", "Cost", "Judge cost"], rows)
 
 
 def render(board: dict[str, Any]) -> str:
     lines = ["# pytest-llmbench leaderboard", ""]
-    lines += [f"Score = {board['formula']} (A = {board['attempts']}); MaxRate = {_num(board['max_rate'], 1)} tok/s.",
-              "Accuracy and completeness are 1-4: judged (mean of the judges' weighted grades) or, "
-              "with no judge, 1 + 3 x the weighted pass rate of the deterministic checks.", ""]
+    lines += [
+        f"Score = {board['formula']} (A = {board['attempts']}); MaxRate = {_num(board['max_rate'], 1)} tok/s.",
+        "Accuracy and completeness are 1-4: judged (mean of the judges' weighted grades) or, "
+        "with no judge, 1 + 3 x the weighted pass rate of the deterministic checks.",
+        "",
+    ]
     lines += model_table(board)
     notes = [f"- {r['model']}: {'; '.join(r['notes'])}" for r in board["models"] if r["notes"]]
-    sources = [f"- {r['model']}: metrics from {r['metric_sources'] or '–'}; grade distributions by "
-               f"{r['grade_methods'] or 'no grader'}" for r in board["models"]]
+    sources = [
+        f"- {r['model']}: metrics from {r['metric_sources'] or '–'}; grade distributions by "
+        f"{r['grade_methods'] or 'no grader'}"
+        for r in board["models"]
+    ]
     lines += ["", "Notes:", *notes, *sources, "", "## By category", ""]
     rows = [[r["model"], r["category"], *_cells(r)] for r in board["categories"]]
     lines += _table(["Model", "Category", *COLUMNS], rows)

@@ -1,8 +1,8 @@
 """The files of the report dir, written on the controller only.
 
-  results.jsonl     one item result per line, appended as soon as the item finishes
-  leaderboard.json  the envelope below with the leaderboard
-  leaderboard.md    the same as Markdown tables
+results.jsonl     one item result per line, appended as soon as the item finishes
+leaderboard.json  the envelope below with the leaderboard
+leaderboard.md    the same as Markdown tables
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ JSON_REPORT = "report.json"
 
 def git_commit(folder: Path) -> str | None:
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, timeout=5)
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, timeout=5
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
@@ -37,7 +39,11 @@ def envelope(board: dict[str, Any], settings: dict[str, Any], rootdir: Path) -> 
         "plugin_version": __version__,
         "git_commit": git_commit(rootdir),
         "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {"python": platform.python_version(), "platform": platform.platform(), "node": platform.node()},
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "node": platform.node(),
+        },
         "settings": settings,
         "leaderboard": board,
     }
@@ -61,5 +67,7 @@ class ResultsFile:
 
 def write_leaderboard(folder: Path, document: dict[str, Any], markdown: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / LEADERBOARD_JSON).write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (folder / LEADERBOARD_JSON).write_text(
+        json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     (folder / LEADERBOARD_MD).write_text(markdown, encoding="utf-8")

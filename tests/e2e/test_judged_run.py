@@ -11,15 +11,22 @@ from tests.llm_server import FakeLLMServer
 
 
 def _args(server: FakeLLMServer, *extra: str) -> list[str]:
-    return ["--llm-model=openai/cand", "--llm-judge=openai/judge", f"--llm-api-base={server.base_url}",
-            "--llm-attempts=1", *extra]
+    return [
+        "--llm-model=openai/cand",
+        "--llm-judge=openai/judge",
+        f"--llm-api-base={server.base_url}",
+        "--llm-attempts=1",
+        *extra,
+    ]
 
 
 def test_grades_come_from_judge_and_grader_logprobs(
     pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
 ) -> None:
     # The judge fails the steps that mention "template" or "sum": accuracy 1/2 steps pass.
-    llm_server.policy.verdict = lambda sid, text, answer: "template" not in text and "sum" not in text
+    llm_server.policy.verdict = lambda sid, text, answer: (
+        "template" not in text and "sum" not in text
+    )
     result = pytester.runpytest(*_args(llm_server))
     result.assert_outcomes(passed=2)
     items = {r["scenario"]: r for r in read_results(project)}
@@ -42,14 +49,19 @@ def test_grades_come_from_judge_and_grader_logprobs(
     assert row["generation_rate"] > 0
     assert sorted(set(llm_server.roles())) == ["candidate", "evaluator", "grader"]
     grader_requests = [r for r in llm_server.requests if r["_role"] == "grader"]
-    assert all(r["logprobs"] is True and r["top_logprobs"] == 5 and r["temperature"] == 0 for r in grader_requests)
+    assert all(
+        r["logprobs"] is True and r["top_logprobs"] == 5 and r["temperature"] == 0
+        for r in grader_requests
+    )
 
 
 def test_without_logprobs_the_grader_is_sampled(
     pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
 ) -> None:
     llm_server.policy.logprobs = False
-    pytester.runpytest(*_args(llm_server, "--llm-grader-samples=3", "-k", "ExplainMini")).assert_outcomes(passed=1)
+    pytester.runpytest(
+        *_args(llm_server, "--llm-grader-samples=3", "-k", "ExplainMini")
+    ).assert_outcomes(passed=1)
     (item,) = read_results(project)
     grade = item["attempts"][0]["accuracy"]["grades"][0]
     assert grade["method"] == "sampling" and grade["samples"] == 3
@@ -96,8 +108,12 @@ def test_two_judges_are_kept_apart_and_their_agreement_reported(
 def test_unreachable_server_is_an_error_with_reason_and_the_run_goes_on(
     pytester: pytest.Pytester, project: Path
 ) -> None:
-    result = pytester.runpytest("--llm-model=openai/cand,llmbench/reference", "--llm-api-base=http://127.0.0.1:9/v1",
-                                "--llm-timeout=5", "--llm-attempts=1")
+    result = pytester.runpytest(
+        "--llm-model=openai/cand,llmbench/reference",
+        "--llm-api-base=http://127.0.0.1:9/v1",
+        "--llm-timeout=5",
+        "--llm-attempts=1",
+    )
     result.assert_outcomes(passed=2, errors=2)
     result.stdout.fnmatch_lines(["*openai/cand (candidate): *Error*"])
     board = read_leaderboard(project)

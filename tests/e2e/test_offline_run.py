@@ -15,17 +15,27 @@ OFFLINE = "--llm-model=llmbench/reference,llmbench/echo"
 def test_items_have_readable_ids_and_markers(pytester: pytest.Pytester, project: Path) -> None:
     result = pytester.runpytest("--collect-only", "-q", OFFLINE)
     lines = result.stdout.lines
-    assert "scenarios/explanation/ExplainMini.yaml::test_scenario[ExplainMini-Mini-llmbench/reference]" in lines
-    assert "scenarios/generation/AddGreeting.yaml::test_scenario[AddGreeting-Mini-llmbench/echo]" in lines
+    assert (
+        "scenarios/explanation/ExplainMini.yaml::test_scenario[ExplainMini-Mini-llmbench/reference]"
+        in lines
+    )
+    assert (
+        "scenarios/generation/AddGreeting.yaml::test_scenario[AddGreeting-Mini-llmbench/echo]"
+        in lines
+    )
     result.stdout.fnmatch_lines(["4 tests collected*"])
     # Mini has CI 1 over 3 lines: GCI 0.33 (high), LoC 3 (low).
-    selected = pytester.runpytest("--collect-only", "-q", OFFLINE, "-m", "explanation and complexity_high and size_low")
+    selected = pytester.runpytest(
+        "--collect-only", "-q", OFFLINE, "-m", "explanation and complexity_high and size_low"
+    )
     selected.stdout.fnmatch_lines(["2/4 tests collected (2 deselected)*"])
     by_keyword = pytester.runpytest("--collect-only", "-q", OFFLINE, "-k", "AddGreeting and echo")
     by_keyword.stdout.fnmatch_lines(["1/4 tests collected (3 deselected)*"])
 
 
-def test_offline_run_writes_leaderboard_where_reference_beats_echo(pytester: pytest.Pytester, project: Path) -> None:
+def test_offline_run_writes_leaderboard_where_reference_beats_echo(
+    pytester: pytest.Pytester, project: Path
+) -> None:
     result = pytester.runpytest(OFFLINE)
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(["*llmbench leaderboard*", "| 1 | llmbench/reference |*"])
@@ -37,12 +47,20 @@ def test_offline_run_writes_leaderboard_where_reference_beats_echo(pytester: pyt
     assert reference["metric_sources"] == {"checks": 4}
     assert board["schema_version"] == 1 and board["created_utc"].endswith("+00:00")
     assert "plugin_version" in board and "git_commit" in board
-    assert (project / "reports" / "leaderboard.md").read_text().startswith("# pytest-llmbench leaderboard")
+    assert (
+        (project / "reports" / "leaderboard.md")
+        .read_text()
+        .startswith("# pytest-llmbench leaderboard")
+    )
     assert len(read_results(project)) == 4
 
 
-def test_steps_without_check_are_unscored_not_zero(pytester: pytest.Pytester, project: Path) -> None:
-    pytester.runpytest("--llm-model=llmbench/reference", "-k", "AddGreeting").assert_outcomes(passed=1)
+def test_steps_without_check_are_unscored_not_zero(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    pytester.runpytest("--llm-model=llmbench/reference", "-k", "AddGreeting").assert_outcomes(
+        passed=1
+    )
     (item,) = read_results(project)
     steps = {s["id"]: s for s in item["attempts"][0]["steps"]}
     assert steps["A2"]["check"] is None and steps["A2"]["judges"] == {}
@@ -52,8 +70,12 @@ def test_steps_without_check_are_unscored_not_zero(pytester: pytest.Pytester, pr
     assert item["completeness"] == 4.0
 
 
-def test_echo_runs_all_attempts_and_reports_the_first_best(pytester: pytest.Pytester, project: Path) -> None:
-    pytester.runpytest("--llm-model=llmbench/echo", "--llm-attempts=2", "-k", "AddGreeting").assert_outcomes(passed=1)
+def test_echo_runs_all_attempts_and_reports_the_first_best(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    pytester.runpytest(
+        "--llm-model=llmbench/echo", "--llm-attempts=2", "-k", "AddGreeting"
+    ).assert_outcomes(passed=1)
     (item,) = read_results(project)
     assert [a["attempt"] for a in item["attempts"]] == [1, 2]
     assert item["best_attempt"] == 1
@@ -62,12 +84,16 @@ def test_echo_runs_all_attempts_and_reports_the_first_best(pytester: pytest.Pyte
 
 
 def test_reference_stops_after_a_perfect_attempt(pytester: pytest.Pytester, project: Path) -> None:
-    pytester.runpytest("--llm-model=llmbench/reference", "-k", "AddGreeting").assert_outcomes(passed=1)
+    pytester.runpytest("--llm-model=llmbench/reference", "-k", "AddGreeting").assert_outcomes(
+        passed=1
+    )
     (item,) = read_results(project)
     assert len(item["attempts"]) == 1
 
 
-def test_json_report_carries_item_results_and_leaderboard(pytester: pytest.Pytester, project: Path) -> None:
+def test_json_report_carries_item_results_and_leaderboard(
+    pytester: pytest.Pytester, project: Path
+) -> None:
     pytester.runpytest(OFFLINE).assert_outcomes(passed=4)
     report = json.loads((project / "reports" / "report.json").read_text())
     props = [p for t in report["tests"] for p in t.get("user_properties", [])]
@@ -90,10 +116,12 @@ def test_same_leaderboard_with_and_without_xdist(pytester: pytest.Pytester, proj
     assert sorted(r["nodeid"] for r in read_results(project)) == serial_items
 
 
-def test_missing_reference_is_an_item_error_and_the_run_goes_on(pytester: pytest.Pytester, project: Path) -> None:
+def test_missing_reference_is_an_item_error_and_the_run_goes_on(
+    pytester: pytest.Pytester, project: Path
+) -> None:
     scenario = project / "scenarios" / "explanation" / "ExplainMini.yaml"
     text = scenario.read_text()
-    scenario.write_text(text[: text.index("references:")] + text[text.index("criteria:"):])
+    scenario.write_text(text[: text.index("references:")] + text[text.index("criteria:") :])
     result = pytester.runpytest("--llm-model=llmbench/reference")
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*ExplainMini.yaml has no reference answer for Mini*"])

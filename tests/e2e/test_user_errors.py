@@ -20,15 +20,39 @@ def _assert_one_line_error(result: pytest.RunResult, *patterns: str) -> None:
 @pytest.mark.parametrize(
     ("yaml_text", "field", "problem"),
     [
-        (EXPLAIN_SCENARIO.replace("category: explanation", "category: poetry"), "category", "unknown category 'poetry'"),
-        (EXPLAIN_SCENARIO.replace("datasets: [Mini]", "datasets: [Nope]"), "datasets.0", "dataset 'Nope' not found"),
-        (EXPLAIN_SCENARIO.replace("Explain this code.", "Explain {{ missing }}."), "prompt", "'missing' is undefined"),
-        (EXPLAIN_SCENARIO.replace("Explain this code.", "Explain {% if %}."), "prompt", "template error on line 1"),
+        (
+            EXPLAIN_SCENARIO.replace("category: explanation", "category: poetry"),
+            "category",
+            "unknown category 'poetry'",
+        ),
+        (
+            EXPLAIN_SCENARIO.replace("datasets: [Mini]", "datasets: [Nope]"),
+            "datasets.0",
+            "dataset 'Nope' not found",
+        ),
+        (
+            EXPLAIN_SCENARIO.replace("Explain this code.", "Explain {{ missing }}."),
+            "prompt",
+            "'missing' is undefined",
+        ),
+        (
+            EXPLAIN_SCENARIO.replace("Explain this code.", "Explain {% if %}."),
+            "prompt",
+            "template error on line 1",
+        ),
         (EXPLAIN_SCENARIO.replace("prompt: |", "promt: |"), "promt", "unknown field"),
-        (EXPLAIN_SCENARIO.replace("check: {contains: \"add(a, b)\"}", "check: {contains: x, regex: y}"),
-         "criteria.accuracy.0.check", "exactly one of"),
-        (EXPLAIN_SCENARIO.replace("check: {contains: \"add(a, b)\"}", "weight: -1"), "criteria.accuracy.0.weight",
-         "greater than 0"),
+        (
+            EXPLAIN_SCENARIO.replace(
+                'check: {contains: "add(a, b)"}', "check: {contains: x, regex: y}"
+            ),
+            "criteria.accuracy.0.check",
+            "exactly one of",
+        ),
+        (
+            EXPLAIN_SCENARIO.replace('check: {contains: "add(a, b)"}', "weight: -1"),
+            "criteria.accuracy.0.weight",
+            "greater than 0",
+        ),
         ("id: X\n  bad: [", "line", "not valid YAML"),
     ],
 )
@@ -60,15 +84,23 @@ def test_missing_dataset_manifest(pytester: pytest.Pytester, project: Path) -> N
         (["--llm-attempts=three"], {}, ["--llm-attempts", "'three'"]),
         (["--llm-temperature=3"], {}, ["--llm-temperature", "<= 2.0"]),
         (["--llm-timeout=0"], {}, ["--llm-timeout", "> 0.0"]),
-        (["--llm-model=llmbench/nope"], {}, ["--llm-model", "unknown built-in model 'llmbench/nope'"]),
+        (
+            ["--llm-model=llmbench/nope"],
+            {},
+            ["--llm-model", "unknown built-in model 'llmbench/nope'"],
+        ),
         (["--llm-judge=llmbench/echo"], {}, ["--llm-judge", "offline model and cannot judge"]),
         (["--llm-grader=openai/x"], {}, ["--llm-grader", "needs at least one --llm-judge"]),
         ([], {"LLMBENCH_ATTEMPTS": "-2"}, ["LLMBENCH_ATTEMPTS", "whole number >= 1"]),
     ],
 )
 def test_bad_option_is_one_usage_error_line(
-    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch,
-    args: list[str], env: dict[str, str], patterns: list[str],
+    pytester: pytest.Pytester,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    env: dict[str, str],
+    patterns: list[str],
 ) -> None:
     for key, value in env.items():
         monkeypatch.setenv(key, value)
@@ -84,7 +116,9 @@ def test_bad_ini_value_names_the_ini_key(pytester: pytest.Pytester, project: Pat
     _assert_one_line_error(result, "ini llm_max_tokens", "'lots'")
 
 
-def test_cli_wins_over_env_and_ini(pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_wins_over_env_and_ini(
+    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytester.makeini("[pytest]\nllm_model = llmbench/echo\n")
     monkeypatch.setenv("LLMBENCH_MODEL", "llmbench/reference")
     collected = pytester.runpytest("--collect-only", "-q")

@@ -16,7 +16,9 @@ from tests.conftest import MINI_SCENARIO, write_project
 
 def test_three_public_step_forms_are_accepted(tmp_path: Path) -> None:
     write_project(tmp_path)
-    scenario = load_scenario(tmp_path / "scenarios/generation/AddGreeting.yaml", DatasetIndex(tmp_path / "datasets"))
+    scenario = load_scenario(
+        tmp_path / "scenarios/generation/AddGreeting.yaml", DatasetIndex(tmp_path / "datasets")
+    )
     assert [(s.id, s.text, s.weight, s.check is not None) for s in scenario.steps] == [
         ("A1", "The code parses", 1.0, True),
         ("A2", "Uses a template literal or string concatenation", 1.0, False),
@@ -28,13 +30,18 @@ def test_three_public_step_forms_are_accepted(tmp_path: Path) -> None:
 def test_category_system_prompt_file_is_the_default(tmp_path: Path) -> None:
     write_project(tmp_path)
     (tmp_path / "scenarios/generation/system.md").write_text("Be a React expert.\n")
-    scenario = load_scenario(tmp_path / "scenarios/generation/AddGreeting.yaml", DatasetIndex(tmp_path / "datasets"))
+    scenario = load_scenario(
+        tmp_path / "scenarios/generation/AddGreeting.yaml", DatasetIndex(tmp_path / "datasets")
+    )
     assert scenario.system == "Be a React expert."
 
 
 def test_reference_from_file_and_unknown_reference_key(tmp_path: Path) -> None:
-    text = MINI_SCENARIO[: MINI_SCENARIO.index("references:")] + "references:\n  Mini: {file: ref.md}\n" + \
-        MINI_SCENARIO[MINI_SCENARIO.index("criteria:"):]
+    text = (
+        MINI_SCENARIO[: MINI_SCENARIO.index("references:")]
+        + "references:\n  Mini: {file: ref.md}\n"
+        + MINI_SCENARIO[MINI_SCENARIO.index("criteria:") :]
+    )
     write_project(tmp_path, {"generation/AddGreeting.yaml": text})
     (tmp_path / "scenarios/generation/ref.md").write_text("the answer")
     index = DatasetIndex(tmp_path / "datasets")
@@ -42,14 +49,18 @@ def test_reference_from_file_and_unknown_reference_key(tmp_path: Path) -> None:
     assert scenario.reference_for(scenario.datasets[0]) == "the answer"
     bad = text.replace("  Mini: {file: ref.md}", "  Other: x")
     (tmp_path / "scenarios/generation/AddGreeting.yaml").write_text(bad)
-    with pytest.raises(FormatError, match=r"references.Other: is not one of this scenario's datasets \(Mini\)"):
+    with pytest.raises(
+        FormatError, match=r"references.Other: is not one of this scenario's datasets \(Mini\)"
+    ):
         load_scenario(tmp_path / "scenarios/generation/AddGreeting.yaml", index)
 
 
 def test_inline_files_is_sorted_and_headed_by_paths(tmp_path: Path) -> None:
     write_project(tmp_path)
     (tmp_path / "datasets/javascript/Mini/README.md").write_text("# Mini\n")
-    dataset = DatasetIndex(tmp_path / "datasets").get("Mini", referrer=tmp_path, field_name="datasets.0")
+    dataset = DatasetIndex(tmp_path / "datasets").get(
+        "Mini", referrer=tmp_path, field_name="datasets.0"
+    )
     text = inline_files(dataset)
     assert text.index("### README.md") < text.index("### src/app.js")
     assert "```javascript\nexport function add" in text
@@ -71,12 +82,16 @@ def test_ambiguous_dataset_name_asks_for_language(tmp_path: Path) -> None:
         DatasetIndex(tmp_path / "datasets").get("Mini", referrer=tmp_path, field_name="datasets.0")
 
 
-@pytest.mark.parametrize(("loc", "bucket"), [(0, "low"), (199, "low"), (200, "avg"), (500, "avg"), (501, "high")])
+@pytest.mark.parametrize(
+    ("loc", "bucket"), [(0, "low"), (199, "low"), (200, "avg"), (500, "avg"), (501, "high")]
+)
 def test_size_buckets(loc: int, bucket: str) -> None:
     assert size_bucket(loc) == bucket
 
 
-@pytest.mark.parametrize(("gci", "bucket"), [(0.11, "low"), (0.1101, "avg"), (0.17, "avg"), (0.1955, "high")])
+@pytest.mark.parametrize(
+    ("gci", "bucket"), [(0.11, "low"), (0.1101, "avg"), (0.17, "avg"), (0.1955, "high")]
+)
 def test_complexity_buckets(gci: float, bucket: str) -> None:
     assert complexity_bucket(gci) == bucket
 

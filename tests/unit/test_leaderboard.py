@@ -9,13 +9,29 @@ import pytest
 from pytest_llmbench.reporting import leaderboard, markdown
 
 
-def _item(model: str, category: str, acc: float | None, compl: float | None, rate: float | None,
-          attempt: int | None, status: str = "scored") -> dict[str, Any]:
+def _item(
+    model: str,
+    category: str,
+    acc: float | None,
+    compl: float | None,
+    rate: float | None,
+    attempt: int | None,
+    status: str = "scored",
+) -> dict[str, Any]:
     metric = {"source": "judges", "grades": [{"method": "logprobs"}]}
     return {
-        "model": model, "category": category, "status": status, "accuracy": acc, "completeness": compl,
-        "pass_rate": None, "generation_rate": rate, "best_attempt": attempt, "judge_agreement": None,
-        "attempts": [{"attempt": attempt, "accuracy": metric, "completeness": metric}] if attempt else [],
+        "model": model,
+        "category": category,
+        "status": status,
+        "accuracy": acc,
+        "completeness": compl,
+        "pass_rate": None,
+        "generation_rate": rate,
+        "best_attempt": attempt,
+        "judge_agreement": None,
+        "attempts": [{"attempt": attempt, "accuracy": metric, "completeness": metric}]
+        if attempt
+        else [],
         "candidate_usage": {"prompt_tokens": 10, "completion_tokens": 5, "cost_usd": 0.01},
         "judge_usage": {"prompt_tokens": 3, "completion_tokens": 1, "cost_usd": None},
     }
@@ -47,7 +63,8 @@ def test_unscored_row_has_no_score() -> None:
 
 def test_max_rate_is_over_models_so_scores_depend_on_each_other() -> None:
     items = [
-        _item("fast", "migration", 3, 3, 100, 1), _item("fast", "migration", 3, 3, 60, 1),
+        _item("fast", "migration", 3, 3, 100, 1),
+        _item("fast", "migration", 3, 3, 60, 1),
         _item("slow", "migration", 3, 3, 40, 1),
     ]
     board = leaderboard.build(items, attempts=3)
@@ -58,19 +75,27 @@ def test_max_rate_is_over_models_so_scores_depend_on_each_other() -> None:
 
 
 def test_unscored_and_error_items_are_counted_not_averaged_as_zero() -> None:
-    items = [_item("m", "analysis", 4, 4, 10, 1), _item("m", "analysis", None, None, None, None, "error"),
-             _item("m", "testing", None, None, None, None, "unscored")]
+    items = [
+        _item("m", "analysis", 4, 4, 10, 1),
+        _item("m", "analysis", None, None, None, None, "error"),
+        _item("m", "testing", None, None, None, None, "unscored"),
+    ]
     board = leaderboard.build(items, attempts=3)
     (row,) = board["models"]
     assert (row["items"], row["scored"], row["errors"], row["unscored"]) == (3, 1, 1, 1)
     assert row["accuracy"] == 4
-    assert {(r["category"], r["scored"]) for r in board["categories"]} == {("analysis", 1), ("testing", 0)}
+    assert {(r["category"], r["scored"]) for r in board["categories"]} == {
+        ("analysis", 1),
+        ("testing", 0),
+    }
     assert row["candidate_cost_usd"] == pytest.approx(0.03)
     assert row["judge_cost_usd"] is None
 
 
 def test_markdown_lists_models_in_rank_order() -> None:
-    board = leaderboard.build([_item("b", "analysis", 2, 2, 5, 3), _item("a", "analysis", 4, 4, 5, 1)], attempts=3)
+    board = leaderboard.build(
+        [_item("b", "analysis", 2, 2, 5, 3), _item("a", "analysis", 4, 4, 5, 1)], attempts=3
+    )
     text = markdown.render(board)
     assert text.index("| 1 | a |") < text.index("| 2 | b |")
     assert "## By category" in text

@@ -1,0 +1,92 @@
+"""The repository's own catalogue, run end to end: offline, and judged through a local server."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, model_row, read_leaderboard, read_results
+from tests.llm_server import FakeLLMServer
+
+
+@pytest.fixture
+def catalogue(pytester: pytest.Pytester) -> Path:
+    """A copy of scenarios/ and datasets/, so runs write their reports outside the checkout."""
+    for folder in ("scenarios", "datasets"):
+        shutil.copytree(REPO / folder, pytester.path / folder)
+    return pytester.path
+
+
+def _catalogue_items() -> int:
+    import yaml
+
+    total = 0
+    for path in (REPO / "scenarios").glob("*/*.yaml"):
+        total += max(1, len(yaml.safe_load(path.read_text()).get("datasets") or []))
+    return total
+
+
+def test_offline_catalogue_reference_beats_echo(pytester: pytest.Pytester, catalogue: Path) -> None:
+    items = _catalogue_items()
+    assert items >= 5
+    result = pytester.runpytest("scenarios", "--llm-model=llmbench/reference,llmbench/echo")
+    result.assert_outcomes(passed=2 * items)
+    board = read_leaderboard(catalogue)
+    reference, echo = model_row(board, "llmbench/reference"), model_row(board, "llmbench/echo")
+    assert reference["pass_rate"] == 1.0, (
+        "every check of the catalogue passes on its reference answer"
+    )
+    assert reference["score"] > echo["score"]
+    assert len({r["category"] for r in board["leaderboard"]["categories"]}) >= 3
+
+
+def test_judged_catalogue_through_a_local_server(
+    pytester: pytest.Pytester, catalogue: Path, llm_server: FakeLLMServer
+) -> None:
+    # The judge passes a step when the answer names something the criterion quotes in backticks.
+    def verdict(step_id: str, criterion: str, answer: str) -> bool:
+        quoted = criterion.split("`")[1::2]
+        return not quoted or any(q in answer for q in quoted)
+
+    llm_server.policy.verdict = verdict
+    llm_server.policy.candidate = lambda request: (
+        "```jsx\nexport default function App() { return null; }\n```"
+    )
+    result = pytester.runpytest(
+        "scenarios",
+        "--llm-model=openai/cand",
+        "--llm-judge=openai/judge",
+        f"--llm-api-base={llm_server.base_url}",
+        "--llm-attempts=1",
+    )
+    result.assert_outcomes(passed=_catalogue_items())
+    row = model_row(read_leaderboard(catalogue), "openai/cand")
+    assert row["metric_sources"] == {"judges": 2 * _catalogue_items()}
+    assert row["grade_methods"] == {"logprobs": 2 * _catalogue_items()}
+    for item in read_results(catalogue):
+        attempt = item["attempts"][0]
+        for metric in ("accuracy", "completeness"):
+            (grade,) = attempt[metric]["grades"]
+            # The metric is the grader's weighted grade, which the server derives from the verdicts.
+            assert attempt[metric]["value"] == pytest.approx(grade["weighted"])
+            assert grade["score"] == 1 + round(3 * _passed_share(attempt, metric))
+
+
+def _passed_share(attempt: dict, metric: str) -> float:
+    steps = [s for s in attempt["steps"] if s["metric"] == metric]
+    return sum(s["judges"]["openai/judge"]["passed"] for s in steps) / len(steps)
+
+
+def test_offline_run_never_imports_litellm(pytester: pytest.Pytester, catalogue: Path) -> None:
+    pytester.makeconftest(
+        "import sys\n"
+        "def pytest_terminal_summary(terminalreporter):\n"
+        "    terminalreporter.write_line(f'litellm imported: {\"litellm\" in sys.modules}')\n"
+    )
+    result = pytester.runpytest_subprocess(
+        "scenarios", "--llm-model=llmbench/reference", "-p", "no:cacheprovider"
+    )
+    result.assert_outcomes(passed=_catalogue_items())
+    result.stdout.fnmatch_lines(["litellm imported: False"])
