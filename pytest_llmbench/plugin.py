@@ -36,11 +36,13 @@ def pytest_configure(config: pytest.Config) -> None:
     settings = resolve(config)
     config.stash[SETTINGS_KEY] = settings
     register_markers(config)
-    if not getattr(config.option, "json_report", True):
+    owns_json_report = not getattr(config.option, "json_report", True)
+    if owns_json_report:
         config.option.json_report = True
         config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
     if not hasattr(config, "workerinput"):
-        config.pluginmanager.register(ReportCollector(config, settings), "llmbench-report")
+        collector = ReportCollector(config, settings, owns_json_report)
+        config.pluginmanager.register(collector, "llmbench-report")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

@@ -19,15 +19,14 @@ from .writer import ResultsFile, envelope, write_leaderboard
 
 
 class ReportCollector:
-    def __init__(self, config: pytest.Config, settings: Settings) -> None:
+    def __init__(self, config: pytest.Config, settings: Settings, owns_json_report: bool) -> None:
         self.config = config
         self.settings = settings
+        # True when we switched pytest-json-report on ourselves (the user did not ask for it).
+        self.owns_json_report = owns_json_report
         self.items: dict[str, dict[str, Any]] = {}
-        self.results_file: ResultsFile | None = None
+        self.results_file: ResultsFile | None = ResultsFile(settings.report_dir)
         self.document: dict[str, Any] | None = None
-
-    def pytest_sessionstart(self, session: pytest.Session) -> None:
-        self.results_file = ResultsFile(self.settings.report_dir)
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -61,6 +60,9 @@ class ReportCollector:
         self.finish()
         if self.document is not None:
             json_report["llmbench"] = self.document
+        elif self.owns_json_report:
+            # No benchmark item ran (e.g. a project's own unit tests): write no report.json.
+            self.config.option.json_report_file = None
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.document is None:

@@ -12,7 +12,7 @@ import platform
 import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from .. import __version__
 from ..results import SCHEMA_VERSION
@@ -50,19 +50,27 @@ def envelope(board: dict[str, Any], settings: dict[str, Any], rootdir: Path) -> 
 
 
 class ResultsFile:
-    """results.jsonl, appended and flushed per item so a killed run keeps what it finished."""
+    """results.jsonl, appended and flushed per item so a killed run keeps what it finished.
+
+    Created on the first result, so a run with no benchmark items leaves the last one alone.
+    """
 
     def __init__(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
         self.path = folder / RESULTS
-        self._handle = self.path.open("w", encoding="utf-8")
+        self._handle: TextIO | None = None
 
     def append(self, result: dict[str, Any]) -> None:
+        if self._handle is None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._handle = self.path.open("w", encoding="utf-8")
         self._handle.write(json.dumps(result, ensure_ascii=False) + "\n")
         self._handle.flush()
 
     def close(self) -> None:
-        self._handle.close()
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
 
 
 def write_leaderboard(folder: Path, document: dict[str, Any], markdown: str) -> None:

@@ -129,3 +129,15 @@ def test_missing_reference_is_an_item_error_and_the_run_goes_on(
     statuses = sorted(r["status"] for r in read_results(project))
     assert statuses == ["error", "scored"]
     assert model_row(read_leaderboard(project), "llmbench/reference")["errors"] == 1
+
+
+def test_a_run_without_benchmark_items_leaves_the_report_dir_alone(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    pytester.runpytest(OFFLINE).assert_outcomes(passed=4)
+    before = {p.name: p.read_text() for p in (project / "reports").iterdir()}
+    pytester.makepyfile(test_unit="def test_plain():\n    assert 1 + 1 == 2\n")
+    result = pytester.runpytest("test_unit.py")
+    result.assert_outcomes(passed=1)
+    assert "llmbench leaderboard" not in result.stdout.str()
+    assert {p.name: p.read_text() for p in (project / "reports").iterdir()} == before
