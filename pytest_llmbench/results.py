@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 SCHEMA_VERSION = 1
 PROPERTY_KEY = "llmbench"
@@ -17,7 +17,12 @@ PROPERTY_KEY = "llmbench"
 Metric = Literal["accuracy", "completeness"]
 
 
-class CallRecord(BaseModel):
+class Schema(BaseModel):
+    # A misspelt field is a bug in the code that fills it, not data to drop silently.
+    model_config = ConfigDict(extra="forbid")
+
+
+class CallRecord(Schema):
     """One model call."""
 
     role: Literal["candidate", "evaluator", "grader"]
@@ -28,10 +33,11 @@ class CallRecord(BaseModel):
     cost_usd: float | None = Field(
         default=None, description="null when litellm does not know the price"
     )
+    response: str = Field(default="", description="the reply text")
     cached: bool = False
 
 
-class Verdict(BaseModel):
+class Verdict(Schema):
     """Pass or fail of one step, by a deterministic check or by one judge."""
 
     passed: bool
@@ -39,7 +45,7 @@ class Verdict(BaseModel):
     reason: str = ""
 
 
-class StepResult(BaseModel):
+class StepResult(Schema):
     """One criterion with every verdict given on it."""
 
     id: str = Field(description="A1.. for accuracy steps, C1.. for completeness steps")
@@ -62,7 +68,7 @@ class StepResult(BaseModel):
         return self.check is None and not self.judges
 
 
-class Grade(BaseModel):
+class Grade(Schema):
     """The grader's grade of one judge's report on one metric."""
 
     metric: Metric
@@ -79,7 +85,7 @@ class Grade(BaseModel):
     error: str | None = None
 
 
-class MetricResult(BaseModel):
+class MetricResult(Schema):
     """Accuracy or completeness of one attempt."""
 
     value: float | None = Field(
@@ -98,7 +104,7 @@ class MetricResult(BaseModel):
     unscored_reason: str | None = None
 
 
-class JudgeReport(BaseModel):
+class JudgeReport(Schema):
     """What one evaluator wrote about one attempt."""
 
     judge: str
@@ -107,7 +113,7 @@ class JudgeReport(BaseModel):
     error: str | None = Field(default=None, description="why the report could not be used")
 
 
-class AttemptResult(BaseModel):
+class AttemptResult(Schema):
     attempt: int
     answer: str
     answer_latency_s: float
@@ -125,14 +131,14 @@ class AttemptResult(BaseModel):
     calls: list[CallRecord] = Field(default_factory=list)
 
 
-class Usage(BaseModel):
+class Usage(Schema):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float | None = None
     calls: int = 0
 
 
-class ItemResult(BaseModel):
+class ItemResult(Schema):
     schema_version: int = SCHEMA_VERSION
     nodeid: str = ""
     scenario: str

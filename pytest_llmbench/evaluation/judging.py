@@ -60,6 +60,7 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         completion_tokens=reply.completion_tokens,
         latency_s=reply.latency_s,
         cost_usd=reply.cost_usd,
+        response=reply.text,
     )
 
 

@@ -142,3 +142,25 @@ def test_a_failing_later_attempt_keeps_the_earlier_ones(
     assert item["status"] == "error"
     assert [a["attempt"] for a in item["attempts"]] == [1]
     assert item["attempts"][0]["accuracy"]["value"] == pytest.approx(1.2)
+
+
+def test_cost_is_recorded_when_litellm_knows_the_model_and_null_otherwise(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    result = pytester.runpytest(
+        "--llm-model=openai/gpt-4o-mini,openai/cand",
+        f"--llm-api-base={llm_server.base_url}",
+        "--llm-attempts=1",
+        "-k",
+        "ExplainMini",
+    )
+    result.assert_outcomes(passed=2)
+    items = {r["model"]: r for r in read_results(project)}
+    known = items["openai/gpt-4o-mini"]["attempts"][0]["calls"][0]
+    assert known["role"] == "candidate" and known["cost_usd"] > 0
+    assert known["prompt_tokens"] > 0 and known["completion_tokens"] > 0 and known["latency_s"] > 0
+    assert known["response"] == items["openai/gpt-4o-mini"]["attempts"][0]["answer"]
+    assert items["openai/cand"]["attempts"][0]["calls"][0]["cost_usd"] is None
+    assert items["openai/cand"]["candidate_usage"]["cost_usd"] is None
+    row = model_row(read_leaderboard(project), "openai/gpt-4o-mini")
+    assert row["candidate_cost_usd"] == pytest.approx(known["cost_usd"])

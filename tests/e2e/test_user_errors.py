@@ -43,6 +43,13 @@ def _assert_one_line_error(result: pytest.RunResult, *patterns: str) -> None:
         (EXPLAIN_SCENARIO.replace("prompt: |", "promt: |"), "promt", "unknown field"),
         (
             EXPLAIN_SCENARIO.replace(
+                "prompt: |\n  Explain this code.\n  {{ dataset | inline_files }}\n", ""
+            ),
+            "prompt",
+            "required field is missing",
+        ),
+        (
+            EXPLAIN_SCENARIO.replace(
                 'check: {contains: "add(a, b)"}', "check: {contains: x, regex: y}"
             ),
             "criteria.accuracy.0.check",
