@@ -32,11 +32,15 @@ def _row(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
     scored = [i for i in items if i["status"] == "scored"]
     methods: Counter[str] = Counter()
     sources: Counter[str] = Counter()
+    check_agrees: list[bool] = []
     for item in scored:
         best = next(a for a in item["attempts"] if a["attempt"] == item["best_attempt"])
         for metric in ("accuracy", "completeness"):
             sources[best[metric]["source"]] += 1
             methods.update(g["method"] for g in best[metric]["grades"])
+        check_agrees += [
+            s["check_agrees"] for s in best.get("steps", []) if s["check_agrees"] is not None
+        ]
     agreements = [i["judge_agreement"] for i in scored]
     return {
         "items": len(items),
@@ -50,6 +54,8 @@ def _row(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "generation_rate": _mean(i["generation_rate"] for i in scored),
         "attempt": _mean(i["best_attempt"] for i in scored),
         "judge_agreement": _mean(agreements),
+        # Share of checked steps where the check's verdict equals the judges' majority.
+        "check_judge_agreement": sum(check_agrees) / len(check_agrees) if check_agrees else None,
         "metric_sources": dict(sources),
         "grade_methods": dict(methods),
         "candidate_tokens": sum(

@@ -13,6 +13,14 @@ def _cost(value: float | None) -> str:
     return "–" if value is None else f"${value:.4f}"
 
 
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} x{n}" for name, n in sorted(counts.items()))
+
+
 def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -60,8 +68,10 @@ def render(board: dict[str, Any]) -> str:
     lines += model_table(board)
     notes = [f"- {r['model']}: {'; '.join(r['notes'])}" for r in board["models"] if r["notes"]]
     sources = [
-        f"- {r['model']}: metrics from {r['metric_sources'] or '–'}; grade distributions by "
-        f"{r['grade_methods'] or 'no grader'}"
+        f"- {r['model']}: metrics from {_counts(r['metric_sources'])}; grade distributions by "
+        f"{_counts(r['grade_methods']) or 'no grader'}; judges agree on "
+        f"{_share(r['judge_agreement'])} of grades; checks agree with judges on "
+        f"{_share(r['check_judge_agreement'])} of steps"
         for r in board["models"]
     ]
     lines += ["", "Notes:", *notes, *sources, "", "## By category", ""]

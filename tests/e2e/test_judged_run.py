@@ -47,6 +47,10 @@ def test_grades_come_from_judge_and_grader_logprobs(
     row = model_row(read_leaderboard(project), "openai/cand")
     assert row["grade_methods"] == {"logprobs": 4}
     assert row["generation_rate"] > 0
+    # The answer is console.log('hi') in a js block. Checks vs the judge's verdicts:
+    # AddGreeting A1 parses (pass/pass), C1 greet (fail/pass), C2 add (fail/pass);
+    # ExplainMini A1 add(a, b) (fail/pass), C1 sum (fail/fail): 2 of 5 agree.
+    assert row["check_judge_agreement"] == pytest.approx(2 / 5)
     assert sorted(set(llm_server.roles())) == ["candidate", "evaluator", "grader"]
     grader_requests = [r for r in llm_server.requests if r["_role"] == "grader"]
     assert all(
