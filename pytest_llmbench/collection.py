@@ -21,6 +21,7 @@ from .formats.dataset import Dataset, DatasetIndex
 from .formats.scenario import load_scenario
 from .metrics.complexity import Complexity, measure
 from .results import ItemResult
+from .settings import settings_of
 
 CASE_KEY = pytest.StashKey["tuple[Case, str]"]()
 _INDEXES_KEY = pytest.StashKey["dict[Path, DatasetIndex]"]()
@@ -73,14 +74,12 @@ class ScenarioItem(pytest.Function):
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        from .plugin import settings_of  # the plugin owns the resolved settings
-
         scenario = load_scenario(self.path, _dataset_index(self.config, self.path))
         for dataset in scenario.datasets or (None,):
-            case = Case(scenario, dataset)
+            figures = dataset_complexity(self.config, dataset) if dataset else None
+            case = Case(scenario, dataset, figures)
             markers = [scenario.category]
-            if dataset is not None:
-                figures = dataset_complexity(self.config, dataset)
+            if figures is not None:
                 markers += [f"complexity_{figures.complexity}", f"size_{figures.size}"]
             for model in settings_of(self.config).models:
                 item = ScenarioItem.from_parent(

@@ -14,13 +14,7 @@ from .models.registry import make_model
 from .reporting.collector import ReportCollector
 from .reporting.writer import JSON_REPORT
 from .results import PROPERTY_KEY, ItemResult
-from .settings import Settings, add_options, resolve
-
-SETTINGS_KEY = pytest.StashKey[Settings]()
-
-
-def settings_of(config: pytest.Config) -> Settings:
-    return config.stash[SETTINGS_KEY]
+from .settings import SETTINGS_KEY, Settings, add_options, resolve, settings_of
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:

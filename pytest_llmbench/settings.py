@@ -177,6 +177,14 @@ class Settings:
     report_dir: Path
 
 
+SETTINGS_KEY = pytest.StashKey[Settings]()
+
+
+def settings_of(config: pytest.Config) -> Settings:
+    """The settings `pytest_configure` resolved for this run."""
+    return config.stash[SETTINGS_KEY]
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("llmbench", "LLM benchmark (pytest-llmbench)")
     for spec in OPTIONS:

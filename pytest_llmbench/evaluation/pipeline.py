@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import RunError
 from ..formats.dataset import Dataset
 from ..formats.scenario import METRICS, CriterionStep, Metric, Scenario
+from ..metrics.complexity import Complexity
 from ..models.base import Model, ModelRequest, TaskContext
 from ..results import (
     AttemptResult,
@@ -44,6 +45,7 @@ class Case:
 
     scenario: Scenario
     dataset: Dataset | None
+    complexity: Complexity | None = None  # of the dataset, measured once at collection
 
     @property
     def label(self) -> str:
@@ -204,6 +206,7 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
         category=case.scenario.category,
         dataset=case.dataset.name if case.dataset else None,
         model=model.name,
+        complexity=case.complexity.as_dict() if case.complexity else {},
         status="scored" if best else "unscored",
         attempts=attempts,
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),

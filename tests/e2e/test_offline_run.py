@@ -62,6 +62,14 @@ def test_steps_without_check_are_unscored_not_zero(
         passed=1
     )
     (item,) = read_results(project)
+    assert item["complexity"] == {
+        "ci": 1,
+        "loc": 3,
+        "functions": 1,
+        "gci": 0.3333,
+        "complexity": "high",
+        "size": "low",
+    }
     steps = {s["id"]: s for s in item["attempts"][0]["steps"]}
     assert steps["A2"]["check"] is None and steps["A2"]["judges"] == {}
     # Accuracy counts only its checked step A1, which passes: 1 + 3 * 1.0.
