@@ -215,3 +215,12 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(payload)
 
     return Handler
+
+
+if __name__ == "__main__":  # python -m tests.llm_server: serve until interrupted, for trying the plugin by hand
+    fake = FakeLLMServer().start()
+    print(fake.base_url, flush=True)
+    try:
+        fake._thread.join()
+    except KeyboardInterrupt:
+        fake.stop()
