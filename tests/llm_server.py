@@ -217,7 +217,9 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-if __name__ == "__main__":  # python -m tests.llm_server: serve until interrupted, for trying the plugin by hand
+if (
+    __name__ == "__main__"
+):  # python -m tests.llm_server: serve until interrupted, for trying the plugin by hand
     fake = FakeLLMServer().start()
     print(fake.base_url, flush=True)
     try:

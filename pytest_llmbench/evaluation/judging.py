@@ -145,9 +145,9 @@ async def grade(
     if dist is not None:
         return _grade_from(metric, judge_name, grader.name, "logprobs", dist, 1), calls
     # No logprobs from this provider: sample the grader and use the empirical distribution.
-    sample = ModelRequest(
-        messages=messages, role="grader", temperature=1.0, max_tokens=2, timeout=setup.timeout
-    )
+    # No token cap here: providers without logprobs include reasoning models, which spend
+    # tokens thinking before they answer the digit.
+    sample = ModelRequest(messages=messages, role="grader", temperature=1.0, timeout=setup.timeout)
     replies = await asyncio.gather(*(grader.complete(sample) for _ in range(setup.grader_samples)))
     calls += [call_record("grader", r) for r in replies]
     grades = [g for g in (grade_from_text(r.text) for r in replies) if g is not None]

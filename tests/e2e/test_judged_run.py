@@ -71,6 +71,10 @@ def test_without_logprobs_the_grader_is_sampled(
     assert grade["method"] == "sampling" and grade["samples"] == 3
     assert grade["distribution"]["4"] == 1.0 and grade["confident"] is True
     assert llm_server.roles().count("grader") == 2 * (1 + 3)
+    samples = [
+        r for r in llm_server.requests if r["_role"] == "grader" and r.get("temperature") == 1
+    ]
+    assert len(samples) == 2 * 3 and all("max_tokens" not in r for r in samples)
 
 
 def test_markdown_evaluator_reports_are_read(
