@@ -56,8 +56,8 @@ def llmbench_result(request: pytest.FixtureRequest, record_property: Any) -> Ite
     from .runner import run
 
     case, model = request.node.stash[CASE_KEY]
-    outcome = run(request.config, settings_of(request.config), case, model)
-    record_property(PROPERTY_KEY, outcome.result.model_dump(mode="json"))
-    if outcome.error is not None:
-        pytest.fail(outcome.error, pytrace=False)  # in setup: the item is an error, not a failure
-    return outcome.result
+    result = run(request.config, settings_of(request.config), case, model)
+    record_property(PROPERTY_KEY, result.model_dump(mode="json"))
+    if result.status == "error":
+        pytest.fail(result.reason or "error", pytrace=False)  # in setup: an error, not a failure
+    return result

@@ -1,10 +1,9 @@
-"""Running one collected item: build its models once per process, run the pipeline, and
-turn any run failure into an "error" result that still carries its reason."""
+"""Running one collected item: build its models once per process and run the pipeline,
+whose result says "error" with the reason when a call failed."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
 import pytest
 
@@ -24,13 +23,7 @@ def model_for(config: pytest.Config, name: str, settings: Settings) -> Model:
     return cache[name]
 
 
-@dataclass(frozen=True)
-class Outcome:
-    result: ItemResult
-    error: str | None  # set when the item could not be run to the end
-
-
-def run(config: pytest.Config, settings: Settings, case: Case, model_name: str) -> Outcome:
+def run(config: pytest.Config, settings: Settings, case: Case, model_name: str) -> ItemResult:
     model = model_for(config, model_name, settings)
     setup = JudgeSetup(
         judges=tuple(model_for(config, j, settings) for j in settings.judges),
@@ -39,5 +32,4 @@ def run(config: pytest.Config, settings: Settings, case: Case, model_name: str) 
         timeout=settings.timeout,
     )
     gen = Generation(settings.attempts, settings.temperature, settings.max_tokens, settings.timeout)
-    result = asyncio.run(run_item(case, model, gen, setup))
-    return Outcome(result, result.reason if result.status == "error" else None)
+    return asyncio.run(run_item(case, model, gen, setup))

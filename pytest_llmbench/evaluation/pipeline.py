@@ -54,7 +54,7 @@ class Case:
     def messages(self) -> list[dict[str, Any]]:
         return [
             {"role": "system", "content": self.scenario.system},
-            {"role": "user", "content": self.scenario.render_prompt(self.dataset)},
+            {"role": "user", "content": self.scenario.prompt_for(self.dataset)},
         ]
 
 
@@ -197,9 +197,8 @@ def _judge_agreement(attempt: AttemptResult) -> float | None:
 def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemResult:
     """Pick the best attempt (the first reaching the best quality) and fill the item's figures."""
     scored = [a for a in attempts if a.quality is not None]
-    best = (
-        max(scored, key=lambda a: a.quality or 0.0) if scored else None
-    )  # max keeps the first of equals
+    # max() keeps the first of equal attempts, which is the one the method counts.
+    best = max(scored, key=lambda a: a.quality or 0.0) if scored else None
     calls = [c for a in attempts for c in a.calls]
     result = ItemResult(
         scenario=case.scenario.id,

@@ -24,6 +24,7 @@ from .validation import load_model
 
 NO_DATASET = "none"  # the references key of a scenario that runs on no dataset
 _ID = r"^[A-Za-z][A-Za-z0-9_]*$"
+CHECK_KINDS = ("contains", "not_contains", "regex", "parses")
 PARSE_LANGUAGES = (
     "any",
     "python",
@@ -49,11 +50,7 @@ class Check(BaseModel):
 
     @model_validator(mode="after")
     def _one_kind(self) -> Check:
-        kinds = [
-            k
-            for k in ("contains", "not_contains", "regex", "parses")
-            if getattr(self, k) is not None
-        ]
+        kinds = [k for k in CHECK_KINDS if getattr(self, k) is not None]
         if len(kinds) != 1:
             raise ValueError(
                 "a check needs exactly one of contains, not_contains, regex, parses "
@@ -69,14 +66,6 @@ class Check(BaseModel):
         if self.parses is False:
             raise ValueError("parses takes true or a language name, not false")
         return self
-
-    @property
-    def kind(self) -> str:
-        return next(
-            k
-            for k in ("contains", "not_contains", "regex", "parses")
-            if getattr(self, k) is not None
-        )
 
 
 class Step(BaseModel):
@@ -156,20 +145,36 @@ class Scenario:
     description: str
     path: Path
     system: str
-    template: Template
     datasets: tuple[Dataset, ...]
     references: dict[str, str]  # dataset name (or NO_DATASET) -> reference answer
+    prompts: dict[str, str]  # dataset name (or NO_DATASET) -> the prompt, rendered at load
     steps: tuple[CriterionStep, ...]
 
     def steps_of(self, metric: Metric) -> tuple[CriterionStep, ...]:
         return tuple(s for s in self.steps if s.metric == metric)
 
-    def render_prompt(self, dataset: Dataset | None) -> str:
-        view = {"id": self.id, "title": self.title, "category": self.category}
-        return render(self.template, dataset=dataset, scenario=view)
+    def prompt_for(self, dataset: Dataset | None) -> str:
+        return self.prompts[dataset.name if dataset else NO_DATASET]
 
     def reference_for(self, dataset: Dataset | None) -> str | None:
         return self.references.get(dataset.name if dataset else NO_DATASET)
+
+
+def _render_prompts(
+    path: Path, spec: ScenarioSpec, template: Template, datasets: tuple[Dataset, ...]
+) -> dict[str, str]:
+    """Every prompt of the scenario, rendered once at load: an undefined variable is a
+    collection error, and no item renders again."""
+    view = {"id": spec.id, "title": spec.title or spec.id, "category": spec.category}
+    prompts = {}
+    for dataset in datasets or (None,):
+        try:
+            prompts[dataset.name if dataset else NO_DATASET] = render(
+                template, dataset=dataset, scenario=view
+            )
+        except TemplateError as exc:
+            raise FormatError(path, "prompt", f"template error: {exc}") from None
+    return prompts
 
 
 def _category_system(scenarios_dir: Path, category: str) -> str:
@@ -224,22 +229,15 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         for metric in METRICS
         for i, step in enumerate(getattr(spec.criteria, metric), start=1)
     )
-    scenario = Scenario(
+    return Scenario(
         id=spec.id,
         title=spec.title or spec.id,
         category=spec.category,
         description=spec.description,
         path=path,
         system=spec.system.strip() if spec.system else _category_system(path.parent, spec.category),
-        template=template,
         datasets=resolved,
         references=references,
+        prompts=_render_prompts(path, spec, template, resolved),
         steps=steps,
     )
-    # Render once per dataset now, so an undefined variable is a collection error, not a run error.
-    for dataset in resolved or (None,):
-        try:
-            scenario.render_prompt(dataset)
-        except TemplateError as exc:
-            raise FormatError(path, "prompt", f"template error: {exc}") from None
-    return scenario

@@ -101,3 +101,15 @@ def test_measure_sums_function_complexity_over_lines() -> None:
     figures = measure((SourceFile("f.js", code), SourceFile("notes.txt", "not code\n")))
     assert (figures.ci, figures.loc, figures.functions) == (3, 6, 1)
     assert figures.gci == pytest.approx(0.5)
+
+
+def test_prompts_are_rendered_once_at_load_with_the_code_inlined(tmp_path: Path) -> None:
+    write_project(tmp_path)
+    scenario = load_scenario(
+        tmp_path / "scenarios/generation/AddGreeting.yaml", DatasetIndex(tmp_path / "datasets")
+    )
+    (mini,) = scenario.datasets
+    prompt = scenario.prompt_for(mini)
+    assert prompt.startswith("Add a function `greet(name)`")
+    assert "### src/app.js\n```javascript\nexport function add(a, b) {" in prompt
+    assert set(scenario.prompts) == {"Mini"}
