@@ -146,7 +146,7 @@ async def run_attempt(
         )
     )
     calls: list[CallRecord] = [call_record("candidate", reply)]
-    steps = case.scenario.steps
+    steps = case.scenario.steps_for(case.dataset)
     submission = Submission(case.scenario.system, messages[-1]["content"], reply.text)
     outcomes: list[JudgeOutcome] = list(
         await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in setup.judges))

@@ -90,12 +90,18 @@ class Step(BaseModel):
 
 
 class Criteria(BaseModel):
+    """Steps of both metrics. In `criteria` (shared by every dataset) and in
+    `dataset_criteria` (one dataset's own steps) either list may be empty; each item
+    must end up with at least one step per metric."""
+
     model_config = ConfigDict(extra="forbid")
-    accuracy: list[Step] = Field(min_length=1)
-    completeness: list[Step] = Field(min_length=1)
+    accuracy: list[Step] = []
+    completeness: list[Step] = []
 
 
-class ReferenceFile(BaseModel):
+class FileRef(BaseModel):
+    """`{file: relative/path}`: text kept in a file beside the scenario."""
+
     model_config = ConfigDict(extra="forbid")
     file: str
 
@@ -111,8 +117,9 @@ class ScenarioSpec(BaseModel):
     system: str | None = None
     prompt: str = Field(min_length=1)
     datasets: list[str] = []
-    references: dict[str, str | ReferenceFile] = {}
-    criteria: Criteria
+    references: dict[str, str | FileRef] = {}
+    criteria: Criteria = Criteria()
+    dataset_criteria: dict[str, Criteria | FileRef] = {}
 
     @field_validator("category")
     @classmethod
@@ -148,10 +155,11 @@ class Scenario:
     datasets: tuple[Dataset, ...]
     references: dict[str, str]  # dataset name (or NO_DATASET) -> reference answer
     prompts: dict[str, str]  # dataset name (or NO_DATASET) -> the prompt, rendered at load
-    steps: tuple[CriterionStep, ...]
+    steps: dict[str, tuple[CriterionStep, ...]]  # dataset name (or NO_DATASET) -> its steps
 
-    def steps_of(self, metric: Metric) -> tuple[CriterionStep, ...]:
-        return tuple(s for s in self.steps if s.metric == metric)
+    def steps_for(self, dataset: Dataset | None) -> tuple[CriterionStep, ...]:
+        """The shared steps followed by the dataset's own, numbered A1.., C1.."""
+        return self.steps[dataset.name if dataset else NO_DATASET]
 
     def prompt_for(self, dataset: Dataset | None) -> str:
         return self.prompts[dataset.name if dataset else NO_DATASET]
@@ -185,6 +193,45 @@ def _category_system(scenarios_dir: Path, category: str) -> str:
     return CATEGORIES[category].default_system
 
 
+def _read_ref(path: Path, field_name: str, ref: FileRef) -> str:
+    target = (path.parent / ref.file).resolve()
+    if not target.is_file():
+        raise FormatError(path, f"{field_name}.file", f"{ref.file} does not exist")
+    return target.read_text(encoding="utf-8")
+
+
+def _dataset_criteria(path: Path, spec: ScenarioSpec, name: str) -> Criteria:
+    value = spec.dataset_criteria.get(name, Criteria())
+    if isinstance(value, Criteria):
+        return value
+    field_name = f"dataset_criteria.{name}"
+    # The file holds `accuracy:` and `completeness:` lists; its own errors name it.
+    target = (path.parent / value.file).resolve()
+    if not target.is_file():
+        raise FormatError(path, f"{field_name}.file", f"{value.file} does not exist")
+    return load_model(target, Criteria, "accuracy and completeness lists of steps")
+
+
+def _steps(path: Path, spec: ScenarioSpec, name: str) -> tuple[CriterionStep, ...]:
+    """The shared steps, then the dataset's own, numbered per metric."""
+    own = _dataset_criteria(path, spec, name)
+    steps: list[CriterionStep] = []
+    for metric in METRICS:
+        written = getattr(spec.criteria, metric) + getattr(own, metric)
+        if not written:
+            where = "" if name == NO_DATASET else f" for dataset {name}"
+            raise FormatError(
+                path,
+                f"criteria.{metric}",
+                f"no {metric} steps{where}; give them in criteria or dataset_criteria",
+            )
+        steps.extend(
+            CriterionStep(f"{metric[0].upper()}{i}", metric, s.criterion.strip(), s.weight, s.check)
+            for i, s in enumerate(written, start=1)
+        )
+    return tuple(steps)
+
+
 def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
     """Load and check one scenario file; any problem raises FormatError(path, field, why)."""
     spec = load_model(path, ScenarioSpec, "id, category, prompt and criteria")
@@ -207,28 +254,22 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         for i, name in enumerate(spec.datasets)
     )
     names = {d.name for d in resolved} or {NO_DATASET}
-    references: dict[str, str] = {}
-    for key, value in spec.references.items():
-        if key not in names:
-            raise FormatError(
-                path,
-                f"references.{key}",
-                f"is not one of this scenario's datasets ({', '.join(sorted(names))})",
-            )
-        if isinstance(value, ReferenceFile):
-            ref_path = (path.parent / value.file).resolve()
-            if not ref_path.is_file():
-                raise FormatError(path, f"references.{key}.file", f"{value.file} does not exist")
-            references[key] = ref_path.read_text(encoding="utf-8")
-        else:
-            references[key] = value
-    steps = tuple(
-        CriterionStep(
-            f"{metric[0].upper()}{i}", metric, step.criterion.strip(), step.weight, step.check
-        )
-        for metric in METRICS
-        for i, step in enumerate(getattr(spec.criteria, metric), start=1)
-    )
+    for field_name, mapping in (
+        ("references", spec.references),
+        ("dataset_criteria", spec.dataset_criteria),
+    ):
+        for key in mapping:
+            if key not in names:
+                raise FormatError(
+                    path,
+                    f"{field_name}.{key}",
+                    f"is not one of this scenario's datasets ({', '.join(sorted(names))})",
+                )
+    references = {
+        key: _read_ref(path, f"references.{key}", value) if isinstance(value, FileRef) else value
+        for key, value in spec.references.items()
+    }
+    steps = {name: _steps(path, spec, name) for name in sorted(names)}
     return Scenario(
         id=spec.id,
         title=spec.title or spec.id,

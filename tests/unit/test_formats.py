@@ -19,7 +19,7 @@ def test_three_public_step_forms_are_accepted(tmp_path: Path) -> None:
     scenario = load_scenario(
         tmp_path / "scenarios/generation/AddGreeting.yaml", DatasetIndex(tmp_path / "datasets")
     )
-    assert [(s.id, s.text, s.weight, s.check is not None) for s in scenario.steps] == [
+    assert [(s.id, s.text, s.weight, s.check is not None) for s in scenario.steps_for(scenario.datasets[0])] == [
         ("A1", "The code parses", 1.0, True),
         ("A2", "Uses a template literal or string concatenation", 1.0, False),
         ("C1", "Defines greet", 2.0, True),
@@ -53,6 +53,45 @@ def test_reference_from_file_and_unknown_reference_key(tmp_path: Path) -> None:
         FormatError, match=r"references.Other: is not one of this scenario's datasets \(Mini\)"
     ):
         load_scenario(tmp_path / "scenarios/generation/AddGreeting.yaml", index)
+
+
+def test_dataset_criteria_follow_the_shared_steps(tmp_path: Path) -> None:
+    text = MINI_SCENARIO + (
+        "dataset_criteria:\n  Mini: {file: criteria/Mini.yaml}\n"
+    )
+    write_project(tmp_path, {"generation/AddGreeting.yaml": text})
+    own = tmp_path / "scenarios/generation/criteria/Mini.yaml"
+    own.parent.mkdir()
+    own.write_text("accuracy: []\ncompleteness:\n  - criterion: Exports greet\n    weight: 3\n")
+    index = DatasetIndex(tmp_path / "datasets")
+    path = tmp_path / "scenarios/generation/AddGreeting.yaml"
+    scenario = load_scenario(path, index)
+    steps = scenario.steps_for(scenario.datasets[0])
+    assert [(s.id, s.text, s.weight) for s in steps if s.metric == "completeness"] == [
+        ("C1", "Defines greet", 2.0),
+        ("C2", "Keeps add", 1.0),
+        ("C3", "Exports greet", 3.0),
+    ]
+    own.write_text("accuracy:\n  - weight: 2\n")
+    with pytest.raises(FormatError, match=r"criteria/Mini.yaml: accuracy.0.criterion"):
+        load_scenario(path, index)
+    path.write_text(text.replace("Mini: {file", "Maxi: {file"))
+    with pytest.raises(FormatError, match=r"dataset_criteria.Maxi: is not one of"):
+        load_scenario(path, index)
+
+
+def test_every_dataset_needs_steps_of_both_metrics(tmp_path: Path) -> None:
+    start = MINI_SCENARIO.index("criteria:")
+    text = MINI_SCENARIO[:start] + (
+        "dataset_criteria:\n  Mini:\n    accuracy: [Uses const]\n"
+    )
+    write_project(tmp_path, {"generation/AddGreeting.yaml": text})
+    with pytest.raises(
+        FormatError, match=r"criteria.completeness: no completeness steps for dataset Mini"
+    ):
+        load_scenario(
+            tmp_path / "scenarios/generation/AddGreeting.yaml", DatasetIndex(tmp_path / "datasets")
+        )
 
 
 def test_inline_files_is_sorted_and_headed_by_paths(tmp_path: Path) -> None:
