@@ -206,6 +206,7 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
         dataset=case.dataset.name if case.dataset else None,
         model=model.name,
         complexity=case.complexity.as_dict() if case.complexity else {},
+        prompt=case.messages()[-1]["content"],
         status="scored" if best else "unscored",
         attempts=attempts,
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),
