@@ -117,8 +117,10 @@ def scatter(
 ) -> str:
     """Points on axes scaled to the data (from 0); `diagonal` draws y = x."""
     height, left, bottom, right = 320, 60, 40, 20
-    x_max = max([p.x for p in points] + ([p.y for p in points] if diagonal else []) + [1e-9]) * 1.1
-    y_max = max([p.y for p in points] + ([p.x for p in points] if diagonal else []) + [1e-9]) * 1.1
+    xs, ys = [p.x for p in points], [p.y for p in points]
+    # An axis with only zeros (offline models have no tokens) still spans 0..1.
+    x_max = (max(xs + (ys if diagonal else []), default=0.0) or 1.0) * 1.1
+    y_max = (max(ys + (xs if diagonal else []), default=0.0) or 1.0) * 1.1
     plot_w, plot_h = WIDTH - left - right, height - bottom - 10
 
     def at(x: float, y: float) -> tuple[float, float]:

@@ -19,14 +19,15 @@ from . import charts
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
     autoescape=True,
-    undefined=jinja2.StrictUndefined,
+    # Results written by older versions may lack newer fields: render them empty.
+    undefined=jinja2.ChainableUndefined,
     trim_blocks=True,
     lstrip_blocks=True,
 )
 
 
-def _fmt(value: float | None, digits: int = 2) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
+def _fmt(value: object, digits: int = 2) -> str:
+    return f"{value:.{digits}f}" if isinstance(value, int | float) else "–"
 
 
 def _ci(interval: Sequence[float] | None) -> str:
@@ -37,8 +38,8 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
-def _cost(value: float | None) -> str:
-    return "–" if value is None else f"${value:.4f}"
+def _cost(value: object) -> str:
+    return f"${value:.4f}" if isinstance(value, int | float) else "–"
 
 
 def _verdict(verdict: dict[str, Any] | None) -> Markup:

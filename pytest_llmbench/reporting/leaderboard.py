@@ -173,7 +173,7 @@ def _tokens(usage: dict[str, Any]) -> int:
     return int(usage["prompt_tokens"]) + int(usage["completion_tokens"])
 
 
-def _identity(item: Item) -> tuple[str, str, str, str, str]:
+def identity(item: Item) -> tuple[str, str, str, str, str]:
     """What makes two results the same item (also `llmbench merge`'s key)."""
     fields = ("nodeid", "model", "scenario", "category", "dataset")
     return tuple(str(item.get(f) or "") for f in fields)  # type: ignore[return-value]
@@ -184,7 +184,7 @@ def build(items: Sequence[Item], attempts: int, formula: str | None = None) -> d
 
     `formula` names one of FORMULAS for every item; None uses each category's default.
     """
-    items = sorted(items, key=_identity)
+    items = sorted(items, key=identity)
     item_scores = scores(items, attempts, formula)
     by_model: dict[str, list[int]] = defaultdict(list)
     by_category: dict[tuple[str, str], list[int]] = defaultdict(list)
