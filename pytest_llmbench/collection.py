@@ -77,7 +77,8 @@ def test_scenario(llmbench_result: ItemResult, request: pytest.FixtureRequest) -
 
 class ScenarioItem(pytest.Function):
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, self.name
+        # A line number (0: the file's top) is required by node.warn(), e.g. from junitxml.
+        return self.path, 0, self.name
 
 
 class ScenarioFile(pytest.File):
