@@ -59,6 +59,13 @@ def test_min_score_fails_items_below_the_gate(pytester: pytest.Pytester, project
             "quality (Acc + Compl)/8 = 0.750 is below --llm-min-score 0.9",
         ]
     )
+    # The failed items are still in the report: a gate does not drop results.
+    assert len(read_results(project)) == 4
+    # The ini twin: echo's ExplainMini (0.625) is below 0.7, its AddGreeting (0.75) is not.
+    pytester.makeini("[pytest]\nllm_min_score = 0.7\n")
+    pytester.runpytest(OFFLINE).assert_outcomes(passed=3, failed=1)
+    bad = pytester.runpytest(OFFLINE, "--llm-min-score=3")
+    bad.stderr.fnmatch_lines(["*--llm-min-score: expected a number >= 0.0 and <= 1.0, got 3.0"])
 
 
 def test_junit_xml_carries_the_plugin_items(pytester: pytest.Pytester, project: Path) -> None:
