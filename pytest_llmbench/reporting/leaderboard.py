@@ -2,9 +2,10 @@
 
 Every item is scored on its own by a named formula (see `formulas.py`); a row's score is
 the mean of its scored items' scores, with a 95% bootstrap confidence interval over
-items. The `weighted` formula needs MaxRate, the highest mean generation rate over the
-models of this leaderboard, so scores are computed only once every item is known, and
-one model's score depends on the others.
+items. The `weighted` formula's rate term is Rate/MaxRate with Rate the item's model's
+mean generation rate and MaxRate the highest such mean over the models of this
+leaderboard, so scores are computed only once every item is known, and one model's
+score depends on the others.
 
 Per row (besides counts and means):
 - `*_ci`: 95% percentile bootstrap interval of the mean over scored items (seeded).
@@ -78,18 +79,28 @@ def judge_units(scored: Sequence[Item]) -> list[dict[str, float]]:
     ]
 
 
-def max_rate(items: Sequence[Item]) -> float | None:
-    """Highest mean generation rate over models (scored items only)."""
+def model_rates(items: Sequence[Item]) -> dict[str, float]:
+    """Each model's mean generation rate over its scored items that have one."""
     rates: dict[str, list[float]] = defaultdict(list)
     for item in items:
         if item["status"] == "scored" and item["generation_rate"] is not None:
             rates[item["model"]].append(item["generation_rate"])
-    return max((fmean(r) for r in rates.values()), default=None)
+    return {model: fmean(values) for model, values in rates.items()}
 
 
-def item_score(item: Item, top_rate: float | None, attempts: int, formula: str | None) -> float:
-    """One scored item's score by its formula (the chosen one, else its category's default)."""
-    rate = item["generation_rate"]
+def max_rate(items: Sequence[Item]) -> float | None:
+    """MaxRate: the highest mean generation rate over the models of `items`."""
+    return max(model_rates(items).values(), default=None)
+
+
+def item_score(
+    item: Item, rate: float | None, top_rate: float | None, attempts: int, formula: str | None
+) -> float:
+    """One scored item's score by its formula (the chosen one, else its category's default).
+
+    `rate` is the item's model's mean generation rate: the method's Rate is a model's
+    average, so the rate term is the same for every item of a model and at most 1.
+    """
     terms = Terms(
         accuracy=item["accuracy"],
         completeness=item["completeness"],
@@ -101,9 +112,13 @@ def item_score(item: Item, top_rate: float | None, attempts: int, formula: str |
 
 def scores(items: Sequence[Item], attempts: int, formula: str | None) -> list[float | None]:
     """Each item's score (None when unscored), MaxRate taken over all of `items`."""
-    top = max_rate(items)
+    rates = model_rates(items)
+    top = max(rates.values(), default=None)
     return [
-        item_score(i, top, attempts, formula) if i["status"] == "scored" else None for i in items
+        item_score(i, rates.get(i["model"]), top, attempts, formula)
+        if i["status"] == "scored"
+        else None
+        for i in items
     ]
 
 
@@ -125,12 +140,12 @@ def _row(
         ]
     used = sorted({formula_for(i["category"], formula).name for i in items})
     notes = [] if scored else ["no scored items"]
-    if any(FORMULAS[f].uses_rate for f in used) and any(
-        i["generation_rate"] is None for i in scored
+    if (
+        any(FORMULAS[f].uses_rate for f in used)
+        and scored
+        and all(i["generation_rate"] is None for i in scored)
     ):
-        notes.append(
-            "rate term 0 for items with no generation rate (offline model or no token counts)"
-        )
+        notes.append("rate term 0: no generation rate (offline model or no token counts)")
     units = judge_units(scored)
     accuracy = [i["accuracy"] for i in scored]
     completeness = [i["completeness"] for i in scored]

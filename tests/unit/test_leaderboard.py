@@ -42,7 +42,7 @@ def _item(
 def _score(
     item: dict[str, Any], top: float | None, attempts: int, formula: str | None = None
 ) -> float:
-    return leaderboard.item_score(item, top, attempts, formula)
+    return leaderboard.item_score(item, item["generation_rate"], top, attempts, formula)
 
 
 def test_score_follows_the_method_formula() -> None:
@@ -116,6 +116,9 @@ def test_max_rate_is_over_models_so_scores_depend_on_each_other() -> None:
     rows = {r["model"]: r for r in board["models"]}
     assert rows["fast"]["score"] - rows["slow"]["score"] == pytest.approx(0.1 * (80 - 40) / 80)
     assert [r["model"] for r in board["models"]] == ["fast", "slow"]
+    # The rate term is the model's mean rate over MaxRate, the same for each of its items:
+    # fast's two items score alike (0.6 + 0.1 + 0.1), so its interval is a point.
+    assert rows["fast"]["score_ci"] == pytest.approx([0.8, 0.8])
 
 
 def test_unscored_and_error_items_are_counted_not_averaged_as_zero() -> None:
