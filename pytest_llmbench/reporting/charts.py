@@ -113,14 +113,27 @@ class Point:
 
 
 def scatter(
-    points: Sequence[Point], title: str, x_label: str, y_label: str, diagonal: bool = False
+    points: Sequence[Point],
+    title: str,
+    x_label: str,
+    y_label: str,
+    diagonal: bool = False,
+    y_limit: float | None = None,
 ) -> str:
-    """Points on axes scaled to the data (from 0); `diagonal` draws y = x."""
+    """Points on axes scaled to the data (from 0); `diagonal` draws y = x.
+
+    `y_limit` fixes the top of the y axis (1 for scores). Points at the same place are
+    drawn once, with their labels joined, so no label hides another.
+    """
+    merged: dict[tuple[float, float], list[str]] = {}
+    for point in points:
+        merged.setdefault((point.x, point.y), []).append(point.label)
+    points = [Point(", ".join(labels), x, y) for (x, y), labels in merged.items()]
     height, left, bottom, right = 320, 60, 40, 20
     xs, ys = [p.x for p in points], [p.y for p in points]
     # An axis with only zeros (offline models have no tokens) still spans 0..1.
     x_max = (max(xs + (ys if diagonal else []), default=0.0) or 1.0) * 1.1
-    y_max = (max(ys + (xs if diagonal else []), default=0.0) or 1.0) * 1.1
+    y_max = y_limit or (max(ys + (xs if diagonal else []), default=0.0) or 1.0) * 1.1
     plot_w, plot_h = WIDTH - left - right, height - bottom - 10
 
     def at(x: float, y: float) -> tuple[float, float]:
@@ -132,7 +145,7 @@ def scatter(
         f'<text x="14" y="{10 + plot_h / 2:.1f}" text-anchor="middle" class="muted" '
         f'transform="rotate(-90 14 {10 + plot_h / 2:.1f})">{escape(y_label)}</text>',
         _text(left - 4, 14, f"{y_max:.3g}", "end", "small"),
-        _text(left + plot_w, 10 + plot_h + 14, f"{x_max:.3g}", "end", "small"),
+        _text(left + plot_w, 10 + plot_h + 14, f"{x_max:.4g}", "end", "small"),
     ]
     if diagonal:
         (x0, y0), (x1, y1) = at(0, 0), at(min(x_max, y_max), min(x_max, y_max))

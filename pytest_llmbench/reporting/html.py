@@ -95,7 +95,9 @@ def _charts(board: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str,
             charts.heat_map([r["model"] for r in models], categories, cells, "score heat map")
         ),
         "cost_label": cost_label,
-        "cost": Markup(charts.scatter(points, "score versus cost", cost_label, "score")),
+        "cost": Markup(
+            charts.scatter(points, "score versus cost", cost_label, "score", y_limit=1.0)
+        ),
         "complexity": Markup(
             charts.scatter(complexity, "complexity", "input GCI", "output GCI", diagonal=True)
         )
