@@ -20,6 +20,7 @@ from .formats.categories import CATEGORIES
 from .formats.dataset import Dataset, DatasetIndex
 from .formats.scenario import load_scenario
 from .metrics.complexity import Complexity, measure
+from .reporting.formulas import quality
 from .results import ItemResult
 from .settings import settings_of
 
@@ -60,16 +61,24 @@ def _dataset_index(config: pytest.Config, scenario_path: Path) -> DatasetIndex:
     return indexes[root]
 
 
-def test_scenario(llmbench_result: ItemResult) -> None:
-    """Passes when the item was run and scored; a low score is not a failure."""
+def test_scenario(llmbench_result: ItemResult, request: pytest.FixtureRequest) -> None:
+    """Passes when the item was run and scored; a low score fails only under --llm-min-score."""
     __tracebackhide__ = True
     if llmbench_result.status != "scored":
         pytest.fail(f"unscored: {llmbench_result.reason}", pytrace=False)
+    gate = settings_of(request.config).min_score
+    acc, compl = llmbench_result.accuracy, llmbench_result.completeness
+    if gate is not None and acc is not None and compl is not None and quality(acc, compl) < gate:
+        pytest.fail(
+            f"quality (Acc + Compl)/8 = {quality(acc, compl):.3f} is below --llm-min-score {gate}",
+            pytrace=False,
+        )
 
 
 class ScenarioItem(pytest.Function):
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, self.name
+        # A line number (0: the file's top) is required by node.warn(), e.g. from junitxml.
+        return self.path, 0, self.name
 
 
 class ScenarioFile(pytest.File):

@@ -168,3 +168,9 @@ class ItemResult(Schema):
     latency_s: float | None = Field(
         default=None, description="candidate latency of the best attempt"
     )
+    prompt: str = Field(default="", description="the last user message sent to the candidate")
+    finished_utc: str | None = Field(
+        default=None,
+        description="when the controller received the result (ISO 8601, UTC); the newest "
+        "copy of an item wins in `llmbench merge`",
+    )

@@ -18,6 +18,7 @@ import pytest
 
 from .models.offline import OFFLINE_ANSWERS
 from .models.registry import OFFLINE_PREFIX, is_offline
+from .reporting.formulas import FORMULAS
 
 DEFAULT_MODEL = "llmbench/reference"
 
@@ -75,6 +76,15 @@ def _text(text: str) -> str:
     if not value:
         raise argparse.ArgumentTypeError("expected a non-empty value")
     return value
+
+
+def _formula_name(text: str) -> str:
+    name = str(text).strip()
+    if name not in FORMULAS:
+        raise argparse.ArgumentTypeError(
+            f"unknown score formula {name!r}; accepted: {', '.join(FORMULAS)}"
+        )
+    return name
 
 
 @dataclass(frozen=True)
@@ -158,7 +168,22 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "report_dir",
         _text,
         "reports",
-        "folder for leaderboard.json/.md, results.jsonl and report.json. Default: reports",
+        "folder for leaderboard.json/.md, report.html, results.jsonl and report.json. "
+        "Default: reports",
+    ),
+    OptionSpec(
+        "score_formula",
+        _formula_name,
+        None,
+        f"leaderboard score formula: {', '.join(FORMULAS)}. Default: each category's "
+        "default (weighted)",
+    ),
+    OptionSpec(
+        "min_score",
+        _float_between(0.0, 1.0),
+        None,
+        "fail items whose quality (Acc + Compl)/8, 0.25-1, is below this; quality does not "
+        "depend on the other models, unlike the weighted score. Default: no gate",
     ),
 )
 
@@ -175,6 +200,8 @@ class Settings:
     timeout: float
     grader_samples: int
     report_dir: Path
+    score_formula: str | None = None
+    min_score: float | None = None
 
 
 SETTINGS_KEY = pytest.StashKey[Settings]()
@@ -262,4 +289,6 @@ def resolve(config: pytest.Config) -> Settings:
         timeout=values["timeout"],
         grader_samples=values["grader_samples"],
         report_dir=report_dir,
+        score_formula=values["score_formula"],
+        min_score=values["min_score"],
     )

@@ -16,6 +16,8 @@ from ..formats.dataset import Dataset
 from ..formats.scenario import METRICS, CriterionStep, Metric, Scenario
 from ..metrics.complexity import Complexity
 from ..models.base import Model, ModelRequest, TaskContext
+from ..reporting.formulas import quality
+from ..reporting.statistics import exact_agreement
 from ..results import (
     AttemptResult,
     CallRecord,
@@ -127,7 +129,7 @@ def _metric(metric: Metric, steps: list[StepResult], outcomes: list[JudgeOutcome
 def _quality(acc: MetricResult, compl: MetricResult) -> float | None:
     if acc.value is None or compl.value is None:
         return None
-    return (acc.value + compl.value) / 8
+    return quality(acc.value, compl.value)
 
 
 async def run_attempt(
@@ -183,15 +185,13 @@ def _usage(calls: list[CallRecord]) -> Usage:
 
 
 def _judge_agreement(attempt: AttemptResult) -> float | None:
-    pairs = 0
-    agreeing = 0
-    for metric in (attempt.accuracy, attempt.completeness):
-        scores = [g.score for g in metric.grades if g.score is not None]
-        for i in range(len(scores)):
-            for j in range(i + 1, len(scores)):
-                pairs += 1
-                agreeing += scores[i] == scores[j]
-    return agreeing / pairs if pairs else None
+    """Share of judge pairs whose argmax grades agree, over accuracy and completeness."""
+    return exact_agreement(
+        [
+            {g.judge: g.score for g in metric.grades if g.score is not None}
+            for metric in (attempt.accuracy, attempt.completeness)
+        ]
+    )
 
 
 def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemResult:
@@ -206,6 +206,7 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
         dataset=case.dataset.name if case.dataset else None,
         model=model.name,
         complexity=case.complexity.as_dict() if case.complexity else {},
+        prompt=case.messages()[-1]["content"],
         status="scored" if best else "unscored",
         attempts=attempts,
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),

@@ -8,14 +8,15 @@ pytest_runtest_logreport.
 from __future__ import annotations
 
 from dataclasses import asdict
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
 from ..results import PROPERTY_KEY
 from ..settings import Settings
-from . import leaderboard, markdown
-from .writer import ResultsFile, envelope, write_leaderboard
+from . import markdown
+from .writer import ResultsFile, publish
 
 
 class ReportCollector:
@@ -34,7 +35,8 @@ class ReportCollector:
             return
         for key, value in report.user_properties:
             if key == PROPERTY_KEY and isinstance(value, dict):
-                result = {**value, "nodeid": report.nodeid}
+                finished = datetime.now(UTC).isoformat(timespec="microseconds")
+                result = {**value, "nodeid": report.nodeid, "finished_utc": finished}
                 self.items[report.nodeid] = result
                 if self.results_file is not None:
                     self.results_file.append(result)
@@ -50,11 +52,18 @@ class ReportCollector:
             self.results_file = None
         if not self.items or self.document is not None:
             return
-        board = leaderboard.build(list(self.items.values()), self.settings.attempts)
-        self.config.hook.pytest_llmbench_leaderboard(leaderboard=board, config=self.config)
         settings = {k: str(v) if k == "report_dir" else v for k, v in asdict(self.settings).items()}
-        self.document = envelope(board, settings, self.config.rootpath)
-        write_leaderboard(self.settings.report_dir, self.document, markdown.render(board))
+        self.document = publish(
+            self.settings.report_dir,
+            list(self.items.values()),
+            self.settings.attempts,
+            self.settings.score_formula,
+            settings,
+            self.config.rootpath,
+            lambda board: self.config.hook.pytest_llmbench_leaderboard(
+                leaderboard=board, config=self.config
+            ),
+        )
 
     def pytest_json_modifyreport(self, json_report: dict[str, Any]) -> None:
         self.finish()

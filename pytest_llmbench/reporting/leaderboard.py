@@ -1,26 +1,44 @@
-"""Aggregate item results into per-model and per-model-x-category rows with the score.
+"""Aggregate item results into per-model and per-model-x-category rows with statistics.
 
-Score (method.md section 4):
-    0.4*Acc/4 + 0.4*Compl/4 + 0.1*Rate/MaxRate + 0.1*(A - Attempt)/(A - 1)
-with A the attempts allowed (A = 3 gives the method's (3 - Attempt)/2; A = 1 gives 1) and
-MaxRate the highest mean generation rate over the models of this leaderboard, so one
-model's score depends on the others. A model with no generation rate (offline models)
-gets 0 for that term, and its row says so in `notes`.
+Every item is scored on its own by a named formula (see `formulas.py`); a row's score is
+the mean of its scored items' scores, with a 95% bootstrap confidence interval over
+items. The `weighted` formula's rate term is Rate/MaxRate with Rate the item's model's
+mean generation rate and MaxRate the highest such mean over the models of this
+leaderboard, so scores are computed only once every item is known, and one model's
+score depends on the others.
+
+Per row (besides counts and means):
+- `*_ci`: 95% percentile bootstrap interval of the mean over scored items (seeded).
+- `pass_at_1`, `pass_at_k` (k = attempts allowed): mean over scored items of the unbiased
+  pass@k over the attempts run; an attempt passes when its quality (Acc + Compl)/8
+  reaches PASS_QUALITY, i.e. a mean grade of 3 ("almost accurate") or better.
+- `judge_alpha`: Krippendorff's alpha (ordinal) of the judges' argmax grades, one unit per
+  scored item x metric of the best attempt; `judge_exact_agreement`: share of judge
+  pairs over those units giving the same grade.
+- `check_judge_agreement`: share of steps with both a check and judges where the check's
+  verdict equals the judges' majority.
+- `tokens`, `cost_usd`, `latency_s`: median and p95 per item of the candidate's tokens
+  (prompt + completion), cost and the best attempt's latency.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from statistics import mean
+from statistics import fmean
 from typing import Any
 
-FORMULA = "0.4*Acc/4 + 0.4*Compl/4 + 0.1*Rate/MaxRate + 0.1*(A-Attempt)/(A-1)"
+from . import statistics as st
+from .formulas import FORMULAS, Terms, formula_for, quality
+
+PASS_QUALITY = 0.75
+
+Item = dict[str, Any]
 
 
 def _mean(values: Iterable[float | None]) -> float | None:
     present = [v for v in values if v is not None]
-    return mean(present) if present else None
+    return fmean(present) if present else None
 
 
 def _sum_cost(values: Iterable[float | None]) -> float | None:
@@ -28,94 +46,186 @@ def _sum_cost(values: Iterable[float | None]) -> float | None:
     return sum(present) if present else None
 
 
-def _row(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def _ci(values: Sequence[float]) -> list[float] | None:
+    interval = st.bootstrap_ci(values)
+    return list(interval) if interval else None
+
+
+def _best(item: Item) -> Item:
+    return next(a for a in item["attempts"] if a["attempt"] == item["best_attempt"])
+
+
+def _passes(attempt: Item) -> bool:
+    acc, compl = attempt["accuracy"]["value"], attempt["completeness"]["value"]
+    return acc is not None and compl is not None and quality(acc, compl) >= PASS_QUALITY
+
+
+def _pass_at(scored: Sequence[Item], k: int) -> float | None:
+    return _mean(
+        st.pass_at_k(len(i["attempts"]), sum(_passes(a) for a in i["attempts"]), k) for i in scored
+    )
+
+
+def judge_units(scored: Sequence[Item]) -> list[dict[str, float]]:
+    """Per scored item x metric of the best attempt: judge -> argmax grade."""
+    return [
+        {
+            g["judge"]: g["score"]
+            for g in _best(item)[metric]["grades"]
+            if g.get("score") is not None
+        }
+        for item in scored
+        for metric in ("accuracy", "completeness")
+    ]
+
+
+def model_rates(items: Sequence[Item]) -> dict[str, float]:
+    """Each model's mean generation rate over its scored items that have one."""
+    rates: dict[str, list[float]] = defaultdict(list)
+    for item in items:
+        if item["status"] == "scored" and item["generation_rate"] is not None:
+            rates[item["model"]].append(item["generation_rate"])
+    return {model: fmean(values) for model, values in rates.items()}
+
+
+def max_rate(items: Sequence[Item]) -> float | None:
+    """MaxRate: the highest mean generation rate over the models of `items`."""
+    return max(model_rates(items).values(), default=None)
+
+
+def item_score(
+    item: Item, rate: float | None, top_rate: float | None, attempts: int, formula: str | None
+) -> float:
+    """One scored item's score by its formula (the chosen one, else its category's default).
+
+    `rate` is the item's model's mean generation rate: the method's Rate is a model's
+    average, so the rate term is the same for every item of a model and at most 1.
+    """
+    terms = Terms(
+        accuracy=item["accuracy"],
+        completeness=item["completeness"],
+        rate=rate / top_rate if rate is not None and top_rate else 0.0,
+        attempt=1.0 if attempts <= 1 else (attempts - item["best_attempt"]) / (attempts - 1),
+    )
+    return formula_for(item["category"], formula).compute(terms)
+
+
+def scores(items: Sequence[Item], attempts: int, formula: str | None) -> list[float | None]:
+    """Each item's score (None when unscored), MaxRate taken over all of `items`."""
+    rates = model_rates(items)
+    top = max(rates.values(), default=None)
+    return [
+        item_score(i, rates.get(i["model"]), top, attempts, formula)
+        if i["status"] == "scored"
+        else None
+        for i in items
+    ]
+
+
+def _row(
+    items: Sequence[Item], item_scores: Sequence[float | None], attempts: int, formula: str | None
+) -> dict[str, Any]:
     scored = [i for i in items if i["status"] == "scored"]
+    values = [s for s in item_scores if s is not None]
     methods: Counter[str] = Counter()
     sources: Counter[str] = Counter()
     check_agrees: list[bool] = []
     for item in scored:
-        best = next(a for a in item["attempts"] if a["attempt"] == item["best_attempt"])
+        best = _best(item)
         for metric in ("accuracy", "completeness"):
             sources[best[metric]["source"]] += 1
             methods.update(g["method"] for g in best[metric]["grades"])
         check_agrees += [
             s["check_agrees"] for s in best.get("steps", []) if s["check_agrees"] is not None
         ]
-    agreements = [i["judge_agreement"] for i in scored]
+    used = sorted({formula_for(i["category"], formula).name for i in items})
+    notes = [] if scored else ["no scored items"]
+    if (
+        any(FORMULAS[f].uses_rate for f in used)
+        and scored
+        and all(i["generation_rate"] is None for i in scored)
+    ):
+        notes.append("rate term 0: no generation rate (offline model or no token counts)")
+    units = judge_units(scored)
+    accuracy = [i["accuracy"] for i in scored]
+    completeness = [i["completeness"] for i in scored]
     return {
+        "formula": ",".join(used),
         "items": len(items),
         "scored": len(scored),
         "unscored": sum(i["status"] == "unscored" for i in items),
         "errors": sum(i["status"] == "error" for i in items),
         "skipped": sum(i["status"] == "skipped" for i in items),
-        "accuracy": _mean(i["accuracy"] for i in scored),
-        "completeness": _mean(i["completeness"] for i in scored),
+        "score": fmean(values) if values else None,
+        "score_ci": _ci(values),
+        "accuracy": _mean(accuracy),
+        "accuracy_ci": _ci(accuracy),
+        "completeness": _mean(completeness),
+        "completeness_ci": _ci(completeness),
         "pass_rate": _mean(i["pass_rate"] for i in scored),
+        "pass_at_1": _pass_at(scored, 1),
+        "pass_at_k": _pass_at(scored, attempts),
         "generation_rate": _mean(i["generation_rate"] for i in scored),
         "attempt": _mean(i["best_attempt"] for i in scored),
-        "judge_agreement": _mean(agreements),
-        # Share of checked steps where the check's verdict equals the judges' majority.
+        "judge_agreement": _mean(i["judge_agreement"] for i in scored),
+        "judge_exact_agreement": st.exact_agreement(units),
+        "judge_alpha": st.krippendorff_alpha(units, "ordinal"),
         "check_judge_agreement": sum(check_agrees) / len(check_agrees) if check_agrees else None,
         "metric_sources": dict(sources),
         "grade_methods": dict(methods),
-        "candidate_tokens": sum(
-            i["candidate_usage"]["prompt_tokens"] + i["candidate_usage"]["completion_tokens"]
-            for i in items
-        ),
+        "candidate_tokens": sum(_tokens(i["candidate_usage"]) for i in items),
         "candidate_cost_usd": _sum_cost(i["candidate_usage"]["cost_usd"] for i in items),
-        "judge_tokens": sum(
-            i["judge_usage"]["prompt_tokens"] + i["judge_usage"]["completion_tokens"] for i in items
-        ),
+        "judge_tokens": sum(_tokens(i["judge_usage"]) for i in items),
         "judge_cost_usd": _sum_cost(i["judge_usage"]["cost_usd"] for i in items),
+        "tokens": st.median_p95([_tokens(i["candidate_usage"]) for i in items]),
+        "cost_usd": st.median_p95([i["candidate_usage"]["cost_usd"] for i in items]),
+        "latency_s": st.median_p95([i.get("latency_s") for i in items]),
+        "notes": notes,
     }
 
 
-def score(
-    row: dict[str, Any], max_rate: float | None, attempts: int
-) -> tuple[float | None, list[str]]:
-    """The method's score of one row, and notes on any term that could not be computed."""
-    if row["accuracy"] is None or row["completeness"] is None:
-        return None, ["no scored items"]
-    notes = []
-    rate_term = 0.0
-    if row["generation_rate"] is None or not max_rate:
-        notes.append("rate term 0: no generation rate (offline model or no token counts)")
-    else:
-        rate_term = row["generation_rate"] / max_rate
-    attempt_term = 1.0 if attempts <= 1 else (attempts - row["attempt"]) / (attempts - 1)
-    value = (
-        0.4 * row["accuracy"] / 4
-        + 0.4 * row["completeness"] / 4
-        + 0.1 * rate_term
-        + 0.1 * attempt_term
-    )
-    return value, notes
+def _tokens(usage: dict[str, Any]) -> int:
+    return int(usage["prompt_tokens"]) + int(usage["completion_tokens"])
 
 
-def build(items: Sequence[dict[str, Any]], attempts: int) -> dict[str, Any]:
-    """Rows per model (sorted by score) and per model x category."""
-    by_model: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    by_category: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for item in items:
-        by_model[item["model"]].append(item)
-        by_category[(item["model"], item["category"])].append(item)
-    models = {name: _row(group) for name, group in by_model.items()}
-    rates = [r["generation_rate"] for r in models.values() if r["generation_rate"] is not None]
-    max_rate = max(rates) if rates else None
-    model_rows = []
-    for name, row in models.items():
-        row["score"], row["notes"] = score(row, max_rate, attempts)
-        model_rows.append({"model": name, **row})
+def identity(item: Item) -> tuple[str, str, str, str, str]:
+    """What makes two results the same item (also `llmbench merge`'s key)."""
+    fields = ("nodeid", "model", "scenario", "category", "dataset")
+    return tuple(str(item.get(f) or "") for f in fields)  # type: ignore[return-value]
+
+
+def build(items: Sequence[Item], attempts: int, formula: str | None = None) -> dict[str, Any]:
+    """Rows per model (sorted by score) and per model x category.
+
+    `formula` names one of FORMULAS for every item; None uses each category's default.
+    """
+    items = sorted(items, key=identity)
+    item_scores = scores(items, attempts, formula)
+    by_model: dict[str, list[int]] = defaultdict(list)
+    by_category: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for index, item in enumerate(items):
+        by_model[item["model"]].append(index)
+        by_category[(item["model"], item["category"])].append(index)
+
+    def row(indexes: list[int]) -> dict[str, Any]:
+        return _row(
+            [items[i] for i in indexes], [item_scores[i] for i in indexes], attempts, formula
+        )
+
+    model_rows = [{"model": name, **row(group)} for name, group in by_model.items()]
     model_rows.sort(key=lambda r: (r["score"] is None, -(r["score"] or 0.0), r["model"]))
-    category_rows = []
-    for (name, category), group in sorted(by_category.items()):
-        row = _row(group)
-        row["score"], row["notes"] = score(row, max_rate, attempts)
-        category_rows.append({"model": name, "category": category, **row})
+    category_rows = [
+        {"model": name, "category": category, **row(group)}
+        for (name, category), group in sorted(by_category.items())
+    ]
+    used = sorted({f for r in category_rows for f in r["formula"].split(",") if f})
     return {
-        "formula": FORMULA,
+        "formula": ",".join(used) or formula_for("", formula).name,
+        "formulas": {name: FORMULAS[name].text for name in used},
         "attempts": attempts,
-        "max_rate": max_rate,
+        "max_rate": max_rate(items),
+        "pass_quality": PASS_QUALITY,
+        "confidence": {"level": st.LEVEL, "resamples": st.RESAMPLES, "seed": st.SEED},
         "models": model_rows,
         "categories": category_rows,
     }

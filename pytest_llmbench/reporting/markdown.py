@@ -27,19 +27,35 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
     return lines
 
 
+def _ci(interval: list[float] | None) -> str:
+    return "–" if not interval else f"{interval[0]:.3f}–{interval[1]:.3f}"
+
+
 def _cells(row: dict[str, Any]) -> list[str]:
     return [
         _num(row["score"], 3),
+        _ci(row["score_ci"]),
         _num(row["accuracy"]),
         _num(row["completeness"]),
         _num(row["pass_rate"]),
+        _num(row["pass_at_1"]),
         _num(row["generation_rate"], 1),
         _num(row["attempt"]),
         f"{row['scored']}/{row['items']}",
     ]
 
 
-COLUMNS = ["Score", "Accuracy", "Completeness", "Pass rate", "Tok/s", "Attempt", "Scored"]
+COLUMNS = [
+    "Score",
+    "95% CI",
+    "Accuracy",
+    "Completeness",
+    "Pass rate",
+    "pass@1",
+    "Tok/s",
+    "Attempt",
+    "Scored",
+]
 
 
 def model_table(board: dict[str, Any]) -> list[str]:
@@ -60,7 +76,11 @@ def model_table(board: dict[str, Any]) -> list[str]:
 def render(board: dict[str, Any]) -> str:
     lines = ["# pytest-llmbench leaderboard", ""]
     lines += [
-        f"Score = {board['formula']} (A = {board['attempts']}); MaxRate = {_num(board['max_rate'], 1)} tok/s.",
+        f"Score formula `{board['formula']}`: "
+        + "; ".join(f"{name} = {text}" for name, text in board["formulas"].items())
+        + f" (A = {board['attempts']}); MaxRate = {_num(board['max_rate'], 1)} tok/s.",
+        "95% CI: percentile bootstrap over items; pass@1 and "
+        f"pass@{board['attempts']}: an attempt passes when (Acc + Compl)/8 >= {board['pass_quality']}.",
         "Accuracy and completeness are 1-4: judged (mean of the judges' weighted grades) or, "
         "with no judge, 1 + 3 x the weighted pass rate of the deterministic checks.",
         "",
@@ -70,8 +90,13 @@ def render(board: dict[str, Any]) -> str:
     sources = [
         f"- {r['model']}: metrics from {_counts(r['metric_sources'])}; grade distributions by "
         f"{_counts(r['grade_methods']) or 'no grader'}; judges agree on "
-        f"{_share(r['judge_agreement'])} of grades; checks agree with judges on "
-        f"{_share(r['check_judge_agreement'])} of steps"
+        f"{_share(r['judge_exact_agreement'])} of grades (Krippendorff's alpha "
+        f"{_num(r['judge_alpha'])}); checks agree with judges on "
+        f"{_share(r['check_judge_agreement'])} of steps; pass@{board['attempts']} "
+        f"{_num(r['pass_at_k'])}; per item median/p95: tokens {_num(r['tokens']['median'], 0)}/"
+        f"{_num(r['tokens']['p95'], 0)}, latency {_num(r['latency_s']['median'])}/"
+        f"{_num(r['latency_s']['p95'])} s, cost {_cost(r['cost_usd']['median'])}/"
+        f"{_cost(r['cost_usd']['p95'])}"
         for r in board["models"]
     ]
     lines += ["", "Notes:", *notes, *sources, "", "## By category", ""]

@@ -3,6 +3,9 @@
 results.jsonl     one item result per line, appended as soon as the item finishes
 leaderboard.json  the envelope below with the leaderboard
 leaderboard.md    the same as Markdown tables
+report.html       the leaderboard, charts and every item's details in one self-contained page
+
+The plugin's report hook and `llmbench merge` both write through `publish`.
 """
 
 from __future__ import annotations
@@ -10,16 +13,19 @@ from __future__ import annotations
 import json
 import platform
 import subprocess
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 from .. import __version__
 from ..results import SCHEMA_VERSION
+from . import html, leaderboard, markdown
 
 RESULTS = "results.jsonl"
 LEADERBOARD_JSON = "leaderboard.json"
 LEADERBOARD_MD = "leaderboard.md"
+REPORT_HTML = "report.html"
 JSON_REPORT = "report.json"
 
 
@@ -73,9 +79,37 @@ class ResultsFile:
             self._handle = None
 
 
-def write_leaderboard(folder: Path, document: dict[str, Any], markdown: str) -> None:
+def write_results(folder: Path, items: Sequence[dict[str, Any]]) -> None:
+    """results.jsonl in one go (merge); a run appends it item by item through ResultsFile."""
+    results = ResultsFile(folder)
+    for item in items:
+        results.append(item)
+    results.close()
+
+
+def publish(
+    folder: Path,
+    items: Sequence[dict[str, Any]],
+    attempts: int,
+    formula: str | None,
+    settings: dict[str, Any],
+    rootdir: Path,
+    on_board: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Build the leaderboard of `items` and write leaderboard.json/.md and report.html.
+
+    `on_board` sees (and may amend) the leaderboard before it is written. Returns the
+    envelope written to leaderboard.json.
+    """
+    board = leaderboard.build(items, attempts, formula)
+    if on_board is not None:
+        on_board(board)
+    document = envelope(board, settings, rootdir)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / LEADERBOARD_JSON).write_text(
         json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    (folder / LEADERBOARD_MD).write_text(markdown, encoding="utf-8")
+    (folder / LEADERBOARD_MD).write_text(markdown.render(board), encoding="utf-8")
+    page = html.render(document, items, leaderboard.scores(items, attempts, formula))
+    (folder / REPORT_HTML).write_text(page, encoding="utf-8")
+    return document

@@ -108,6 +108,10 @@ def test_two_judges_are_kept_apart_and_their_agreement_reported(
     judges = {g["judge"] for g in item["attempts"][0]["accuracy"]["grades"]}
     assert judges == {"openai/judge", "openai/judge2"}
     assert item["judge_agreement"] == 1.0
+    row = model_row(read_leaderboard(project), "openai/cand")
+    assert row["judge_exact_agreement"] == 1.0
+    # Every grade is the same value: no variation, so Krippendorff's alpha is undefined.
+    assert row["judge_alpha"] is None
     # Both judges' reports were graded by the first judge, the default grader.
     graders = {r["model"] for r in llm_server.requests if r["_role"] == "grader"}
     assert graders == {"judge"}

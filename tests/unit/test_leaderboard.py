@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pytest_llmbench.reporting import leaderboard, markdown
+from pytest_llmbench.reporting import formulas, leaderboard, markdown
 
 
 def _item(
@@ -18,7 +18,9 @@ def _item(
     attempt: int | None,
     status: str = "scored",
 ) -> dict[str, Any]:
-    metric = {"source": "judges", "grades": [{"method": "logprobs"}]}
+    grades = [{"method": "logprobs", "judge": "j", "score": None}]
+    acc_metric = {"source": "judges", "grades": grades, "value": acc}
+    compl_metric = {"source": "judges", "grades": grades, "value": compl}
     return {
         "model": model,
         "category": category,
@@ -29,7 +31,7 @@ def _item(
         "generation_rate": rate,
         "best_attempt": attempt,
         "judge_agreement": None,
-        "attempts": [{"attempt": attempt, "accuracy": metric, "completeness": metric}]
+        "attempts": [{"attempt": attempt, "accuracy": acc_metric, "completeness": compl_metric}]
         if attempt
         else [],
         "candidate_usage": {"prompt_tokens": 10, "completion_tokens": 5, "cost_usd": 0.01},
@@ -37,28 +39,70 @@ def _item(
     }
 
 
+def _score(
+    item: dict[str, Any], top: float | None, attempts: int, formula: str | None = None
+) -> float:
+    return leaderboard.item_score(item, item["generation_rate"], top, attempts, formula)
+
+
 def test_score_follows_the_method_formula() -> None:
-    row = {"accuracy": 3.0, "completeness": 2.0, "generation_rate": 50.0, "attempt": 2.0}
-    value, notes = leaderboard.score(row, max_rate=100.0, attempts=3)
+    value = _score(_item("m", "c", 3.0, 2.0, 50.0, 2), top=100.0, attempts=3)
     assert value == pytest.approx(0.4 * 3 / 4 + 0.4 * 2 / 4 + 0.1 * 0.5 + 0.1 * (3 - 2) / 2)
-    assert notes == []
 
 
 def test_score_with_one_attempt_gives_full_attempt_term() -> None:
-    row = {"accuracy": 4.0, "completeness": 4.0, "generation_rate": 10.0, "attempt": 1.0}
-    assert leaderboard.score(row, max_rate=10.0, attempts=1)[0] == pytest.approx(1.0)
+    assert _score(_item("m", "c", 4, 4, 10, 1), top=10.0, attempts=1) == pytest.approx(1.0)
 
 
 def test_missing_rate_is_a_noted_zero_term() -> None:
-    row = {"accuracy": 4.0, "completeness": 4.0, "generation_rate": None, "attempt": 1.0}
-    value, notes = leaderboard.score(row, max_rate=None, attempts=3)
-    assert value == pytest.approx(0.9)
-    assert "rate term 0" in notes[0]
+    board = leaderboard.build([_item("m", "c", 4, 4, None, 1)], attempts=3)
+    (row,) = board["models"]
+    assert row["score"] == pytest.approx(0.9)
+    assert "rate term 0" in row["notes"][0]
 
 
 def test_unscored_row_has_no_score() -> None:
-    row = {"accuracy": None, "completeness": 3.0, "generation_rate": 1.0, "attempt": 1.0}
-    assert leaderboard.score(row, max_rate=1.0, attempts=3) == (None, ["no scored items"])
+    board = leaderboard.build([_item("m", "c", None, None, None, None, "unscored")], attempts=3)
+    (row,) = board["models"]
+    assert (row["score"], row["score_ci"], row["notes"]) == (None, None, ["no scored items"])
+
+
+@pytest.mark.parametrize(
+    ("formula", "expected"),
+    [
+        # Acc 3, Compl 2 on 1..4: on 0..1 they are 2/3 and 1/3.
+        ("sum8", (3 + 2) / 8),
+        ("unit", (2 / 3 + 1 / 3) / 2),
+        ("multimodal", 0.9 * 2 / 3 + 0.1 * 1 / 3),
+    ],
+)
+def test_published_variants_ignore_rate_and_attempt(formula: str, expected: float) -> None:
+    fast = _score(_item("m", "c", 3, 2, 100, 1), top=100.0, attempts=3, formula=formula)
+    slow = _score(_item("m", "c", 3, 2, None, 3), top=100.0, attempts=3, formula=formula)
+    assert fast == slow == pytest.approx(expected)
+
+
+def test_leaderboard_names_its_formula() -> None:
+    board = leaderboard.build([_item("m", "c", 3, 2, None, 1)], attempts=3, formula="sum8")
+    assert board["formula"] == "sum8"
+    assert board["formulas"] == {"sum8": "(Acc + Compl)/8 on 1..4"}
+    assert board["models"][0]["score"] == pytest.approx(5 / 8)
+    assert "Score formula `sum8`" in markdown.render(board)
+
+
+def test_category_default_applies_when_no_formula_is_chosen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(formulas, "CATEGORY_DEFAULTS", {"multimodal": "multimodal"})
+    items = [_item("m", "multimodal", 4, 1, None, 1), _item("m", "analysis", 4, 1, None, 1)]
+    board = leaderboard.build(items, attempts=3)
+    rows = {r["category"]: r for r in board["categories"]}
+    assert rows["multimodal"]["score"] == pytest.approx(0.9)
+    assert rows["multimodal"]["formula"] == "multimodal"
+    assert rows["analysis"]["formula"] == "weighted"
+    assert board["formula"] == "multimodal,weighted"
+    chosen = leaderboard.build(items, attempts=3, formula="sum8")
+    assert {r["formula"] for r in chosen["categories"]} == {"sum8"}
 
 
 def test_max_rate_is_over_models_so_scores_depend_on_each_other() -> None:
@@ -72,6 +116,9 @@ def test_max_rate_is_over_models_so_scores_depend_on_each_other() -> None:
     rows = {r["model"]: r for r in board["models"]}
     assert rows["fast"]["score"] - rows["slow"]["score"] == pytest.approx(0.1 * (80 - 40) / 80)
     assert [r["model"] for r in board["models"]] == ["fast", "slow"]
+    # The rate term is the model's mean rate over MaxRate, the same for each of its items:
+    # fast's two items score alike (0.6 + 0.1 + 0.1), so its interval is a point.
+    assert rows["fast"]["score_ci"] == pytest.approx([0.8, 0.8])
 
 
 def test_unscored_and_error_items_are_counted_not_averaged_as_zero() -> None:

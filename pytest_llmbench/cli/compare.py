@@ -1,0 +1,137 @@
+"""`llmbench compare BASE NEW`: the change of score per model and model x category.
+
+Each run's item scores are computed within that run (the weighted score's MaxRate is
+the run's own). The change is mean(NEW) - mean(BASE) over scored items, with a 95%
+percentile bootstrap interval of that difference (the two runs' items resampled on
+their own, seeded). With --fail-on-regression=DELTA the command exits 1 when some
+row regressed beyond noise: the upper end of its difference interval is below -DELTA,
+i.e. even the most favourable reading of the data has the score drop by more than DELTA.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from ..reporting import leaderboard
+from ..reporting import statistics as st
+from ..reporting.formulas import FORMULAS
+from ..reporting.runs import Run, common_attempts, common_formula, load_run
+
+ALL = "(all)"
+
+
+def _delta(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
+    return value
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="change of score between two report dirs, with confidence intervals",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    parser.add_argument("base", type=Path, metavar="BASE", help="report dir of the baseline run")
+    parser.add_argument("new", type=Path, metavar="NEW", help="report dir of the new run")
+    parser.add_argument(
+        "--fail-on-regression",
+        type=_delta,
+        default=None,
+        metavar="DELTA",
+        help="exit 1 when a score's difference interval lies entirely below -DELTA",
+    )
+    parser.add_argument(
+        "--score-formula",
+        choices=list(FORMULAS),
+        default=None,
+        help="score formula (default: the runs')",
+    )
+    parser.set_defaults(handler=run)
+
+
+Groups = dict[tuple[str, str], list[float]]
+
+
+def _groups(run: Run, attempts: int, formula: str | None) -> Groups:
+    """Scored items' scores per (model, ALL) and (model, category)."""
+    groups: Groups = defaultdict(list)
+    for item, score in zip(
+        run.items, leaderboard.scores(run.items, attempts, formula), strict=True
+    ):
+        if score is not None:
+            groups[(item["model"], ALL)].append(score)
+            groups[(item["model"], item["category"])].append(score)
+    return groups
+
+
+def compare(base: Groups, new: Groups, delta: float | None) -> list[dict[str, Any]]:
+    rows = []
+    for key in sorted(set(base) | set(new), key=lambda k: (k[0], k[1] != ALL, k[1])):
+        old, now = base.get(key, []), new.get(key, [])
+        interval = st.bootstrap_diff_ci(old, now)
+        change = fmean(now) - fmean(old) if old and now else None
+        rows.append(
+            {
+                "model": key[0],
+                "category": key[1],
+                "base": fmean(old) if old else None,
+                "new": fmean(now) if now else None,
+                "change": change,
+                "ci": interval,
+                "items": (len(old), len(now)),
+                "regressed": delta is not None and interval is not None and interval[1] < -delta,
+            }
+        )
+    return rows
+
+
+def _num(value: float | None, signed: bool = False) -> str:
+    return "–" if value is None else f"{value:+.3f}" if signed else f"{value:.3f}"
+
+
+def render(rows: Sequence[dict[str, Any]]) -> list[str]:
+    lines = [
+        "| Model | Category | Base | New | Change | 95% CI of change | Items base/new | |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ci = "–" if r["ci"] is None else f"{r['ci'][0]:+.3f} to {r['ci'][1]:+.3f}"
+        flag = "REGRESSION" if r["regressed"] else ""
+        lines.append(
+            f"| {r['model']} | {r['category']} | {_num(r['base'])} | {_num(r['new'])} | "
+            f"{_num(r['change'], True)} | {ci} | {r['items'][0]}/{r['items'][1]} | {flag} |"
+        )
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    base, new = load_run(args.base), load_run(args.new)
+    formula = common_formula([base, new], args.score_formula)
+    rows = compare(
+        _groups(base, common_attempts([base]), formula),
+        _groups(new, common_attempts([new]), formula),
+        args.fail_on_regression,
+    )
+    print(f"score formula {formula or 'category defaults'}; change = NEW - BASE")
+    for line in render(rows):
+        print(line)
+    regressed = [r for r in rows if r["regressed"]]
+    if regressed:
+        names = ", ".join(f"{r['model']} {r['category']}" for r in regressed)
+        print(
+            f"llmbench compare: score dropped by more than {args.fail_on_regression} beyond noise: {names}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0

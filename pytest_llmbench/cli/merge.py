@@ -1,0 +1,61 @@
+"""`llmbench merge DIR... -o OUT`: one leaderboard and report from several report dirs.
+
+Report dirs of separate runs or CI shards (one model or one category each) are read
+back, every item is counted once (the newest copy wins, see `runs.merge_items`), and
+the leaderboard is rebuilt over the merged set, so MaxRate (the generation-rate
+normalisation of the weighted score) is the highest rate over all merged models. The
+output dir gets results.jsonl, leaderboard.json, leaderboard.md and report.html, written
+by the same code as a pytest run's report dir.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..reporting import markdown
+from ..reporting.formulas import FORMULAS
+from ..reporting.runs import common_attempts, common_formula, load_run, merge_items
+from ..reporting.writer import publish, write_results
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "merge",
+        help="combine report dirs into one leaderboard and report",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    parser.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="report dirs to merge")
+    parser.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="OUT", help="output report dir"
+    )
+    parser.add_argument(
+        "--score-formula",
+        choices=list(FORMULAS),
+        default=None,
+        help="score formula (default: the one the runs used)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    runs = [load_run(folder) for folder in args.dirs]
+    items = merge_items(runs)
+    attempts = common_attempts(runs)
+    formula = common_formula(runs, args.score_formula)
+    settings = {
+        "merged_from": [str(r.folder) for r in runs],
+        "attempts": attempts,
+        "score_formula": formula,
+    }
+    output: Path = args.output
+    write_results(output, items)
+    document = publish(output, items, attempts, formula, settings, Path.cwd())
+    total = sum(len(r.items) for r in runs)
+    print(
+        f"merged {len(items)} items from {len(runs)} report dirs ({total - len(items)} duplicates dropped) into {output}"
+    )
+    for line in markdown.model_table(document["leaderboard"]):
+        print(line)
+    return 0

@@ -1,0 +1,83 @@
+"""The score formulas of the method (method.md section 4), by name.
+
+Every formula scores one item from its accuracy and completeness (1-4), its generation
+rate relative to MaxRate and its best attempt. MaxRate is the highest mean generation
+rate over the models of one leaderboard, so `weighted` scores are only known once every
+row is; the other formulas ignore rate and attempt.
+
+    weighted    0.4*Acc/4 + 0.4*Compl/4 + 0.1*Rate/MaxRate + 0.1*(A-Attempt)/(A-1)
+    sum8        (Acc + Compl) / 8                       on the 1..4 scale
+    unit        (Acc' + Compl') / 2                     with x' = (x - 1) / 3 on 0..1
+    multimodal  0.9*Acc' + 0.1*Compl'                   with x' = (x - 1) / 3 on 0..1
+
+A is the number of attempts allowed (A = 3 gives the method's (3 - Attempt)/2; A = 1
+gives 1). An item with no generation rate (offline models) gets 0 for the rate term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+DEFAULT = "weighted"
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a formula may use of one item."""
+
+    accuracy: float
+    completeness: float
+    rate: float  # Rate / MaxRate, 0 when unknown
+    attempt: float  # (A - Attempt) / (A - 1), 1 when A = 1
+
+
+def _unit(grade: float) -> float:
+    return (grade - 1) / 3
+
+
+@dataclass(frozen=True)
+class Formula:
+    name: str
+    text: str
+    compute: Callable[[Terms], float]
+    uses_rate: bool = False
+
+
+FORMULAS: dict[str, Formula] = {
+    f.name: f
+    for f in (
+        Formula(
+            "weighted",
+            "0.4*Acc/4 + 0.4*Compl/4 + 0.1*Rate/MaxRate + 0.1*(A-Attempt)/(A-1)",
+            lambda t: (
+                0.4 * t.accuracy / 4 + 0.4 * t.completeness / 4 + 0.1 * t.rate + 0.1 * t.attempt
+            ),
+            uses_rate=True,
+        ),
+        Formula("sum8", "(Acc + Compl)/8 on 1..4", lambda t: (t.accuracy + t.completeness) / 8),
+        Formula(
+            "unit",
+            "(Acc + Compl)/2 on 0..1 (x' = (x-1)/3)",
+            lambda t: (_unit(t.accuracy) + _unit(t.completeness)) / 2,
+        ),
+        Formula(
+            "multimodal",
+            "0.9*Acc + 0.1*Compl on 0..1 (x' = (x-1)/3)",
+            lambda t: 0.9 * _unit(t.accuracy) + 0.1 * _unit(t.completeness),
+        ),
+    )
+}
+
+# Category id -> formula used when the user names none. Empty: every category uses DEFAULT.
+CATEGORY_DEFAULTS: Mapping[str, str] = {}
+
+
+def formula_for(category: str, chosen: str | None) -> Formula:
+    """The formula a user chose, else the category's default, else DEFAULT."""
+    return FORMULAS[chosen or CATEGORY_DEFAULTS.get(category, DEFAULT)]
+
+
+def quality(accuracy: float, completeness: float) -> float:
+    """(Acc + Compl)/8: the per-item figure that does not depend on other models."""
+    return FORMULAS["sum8"].compute(Terms(accuracy, completeness, 0.0, 0.0))

@@ -1,0 +1,138 @@
+"""report.html: one self-contained page (inline CSS, inline SVG, a few lines of inline JS).
+
+The page is rendered by jinja2 with autoescaping on, so every model answer, judge report
+and name is shown as text and never runs as HTML; the charts are built in `charts.py`,
+which escapes its labels, and are the only markup passed through unescaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from . import charts
+
+_ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=True,
+    # Results written by older versions may lack newer fields: render them empty.
+    undefined=jinja2.ChainableUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def _fmt(value: object, digits: int = 2) -> str:
+    return f"{value:.{digits}f}" if isinstance(value, int | float) else "–"
+
+
+def _ci(interval: Sequence[float] | None) -> str:
+    return "–" if not interval else f"[{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def _cost(value: object) -> str:
+    return f"${value:.4f}" if isinstance(value, int | float) else "–"
+
+
+def _verdict(verdict: dict[str, Any] | None) -> Markup:
+    if verdict is None:
+        return Markup("–")
+    word = "Pass" if verdict["passed"] else "Fail"
+    confidence = f" ({verdict['confidence']:.0f}%)" if verdict.get("confidence") is not None else ""
+    return Markup('<span class="{}" title="{}">{}{}</span>').format(
+        word.lower(), verdict.get("reason", ""), word, confidence
+    )
+
+
+def _judges_of(attempt: dict[str, Any]) -> list[str]:
+    return sorted({j for step in attempt["steps"] for j in step["judges"]})
+
+
+def output_gci(item: dict[str, Any]) -> float | None:
+    """GCI of the best answer's code, when per-answer code metrics were computed."""
+    best = next((a for a in item["attempts"] if a["attempt"] == item.get("best_attempt")), None)
+    for holder in (best or {}, item):
+        for key in ("code_metrics", "output_complexity", "metrics"):
+            value = holder.get(key)
+            if isinstance(value, dict) and isinstance(value.get("gci"), int | float):
+                return float(value["gci"])
+    return None
+
+
+def _charts(board: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    models = board["models"]
+    bars = [charts.Bar(r["model"], r["score"], *(r["score_ci"] or (None, None))) for r in models]
+    categories = sorted({r["category"] for r in board["categories"]})
+    cells = {(r["model"], r["category"]): r["score"] for r in board["categories"]}
+    has_cost = any(r["candidate_cost_usd"] is not None for r in models)
+    cost_label = "candidate cost (USD)" if has_cost else "candidate tokens (no prices known)"
+    points = [
+        charts.Point(
+            r["model"],
+            (r["candidate_cost_usd"] or 0.0) if has_cost else float(r["candidate_tokens"]),
+            r["score"],
+        )
+        for r in models
+        if r["score"] is not None
+    ]
+    complexity = [
+        charts.Point(f"{i['model']} · {i['scenario']}", float(i["complexity"]["gci"]), out)
+        for i in items
+        if isinstance(i.get("complexity", {}).get("gci"), int | float)
+        and (out := output_gci(i)) is not None
+    ]
+    return {
+        "scores": Markup(charts.bar_chart(bars, "score by model")),
+        "heatmap": Markup(
+            charts.heat_map([r["model"] for r in models], categories, cells, "score heat map")
+        ),
+        "cost_label": cost_label,
+        "cost": Markup(
+            charts.scatter(points, "score versus cost", cost_label, "score", y_limit=1.0)
+        ),
+        "complexity": Markup(
+            charts.scatter(complexity, "complexity", "input GCI", "output GCI", diagonal=True)
+        )
+        if complexity
+        else None,
+    }
+
+
+def render(
+    document: dict[str, Any], items: Sequence[dict[str, Any]], scores: Sequence[float | None]
+) -> str:
+    board = document["leaderboard"]
+    order = {r["model"]: n for n, r in enumerate(board["models"])}
+
+    def position(pair: tuple[dict[str, Any], float | None]) -> tuple[int, str, str, str]:
+        item = pair[0]
+        return (
+            order.get(item["model"], 0),
+            item["category"],
+            item["scenario"],
+            item.get("dataset") or "",
+        )
+
+    pairs = sorted(zip(items, scores, strict=True), key=position)
+    rows = [{"item": item, "score": score} for item, score in pairs]
+    return _ENV.get_template("report.html.j2").render(
+        doc=document,
+        board=board,
+        items=items,
+        rows=rows,
+        charts=_charts(board, items),
+        fmt=_fmt,
+        ci=_ci,
+        pct=_pct,
+        cost=_cost,
+        verdict=_verdict,
+        judges_of=_judges_of,
+    )

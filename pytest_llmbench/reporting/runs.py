@@ -1,0 +1,120 @@
+"""Reading finished report dirs back (for `llmbench merge` and `llmbench compare`).
+
+A report dir holds results.jsonl (one item result per line) and, once the run ended,
+leaderboard.json (whose envelope gives the attempts allowed, the score formula and
+created_utc). results.jsonl is enough: a run killed before its end can still be merged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import FormatError
+from .leaderboard import identity
+from .writer import LEADERBOARD_JSON, RESULTS
+
+DEFAULT_ATTEMPTS = 3
+
+
+@dataclass
+class Run:
+    folder: Path
+    items: list[dict[str, Any]]
+    attempts: int | None = None  # from leaderboard.json; None when it is missing
+    formula: str | None = None  # the --llm-score-formula the run used (None: defaults)
+    created_utc: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def load_run(folder: Path) -> Run:
+    """Items and settings of one report dir; a missing or malformed file is a FormatError."""
+    results = folder / RESULTS
+    if not results.is_file():
+        raise FormatError(
+            folder, "", f"no {RESULTS} here; give a report dir of a pytest-llmbench run"
+        )
+    items = []
+    for number, line in enumerate(results.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise FormatError(results, f"line {number}", f"not JSON ({exc.msg})") from None
+        missing = [k for k in ("model", "scenario", "category", "status") if k not in item]
+        if not isinstance(item, dict) or missing:
+            raise FormatError(results, f"line {number}", f"not an item result (missing {missing})")
+        items.append(item)
+    mtime = datetime.fromtimestamp(results.stat().st_mtime, UTC).isoformat(timespec="microseconds")
+    run = Run(folder, items, created_utc=mtime)
+    envelope_path = folder / LEADERBOARD_JSON
+    if envelope_path.is_file():
+        try:
+            envelope = json.loads(envelope_path.read_text(encoding="utf-8"))
+            run.attempts = int(envelope["leaderboard"]["attempts"])
+            run.formula = envelope.get("settings", {}).get("score_formula")
+            run.created_utc = str(envelope.get("created_utc") or mtime)
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            raise FormatError(
+                envelope_path, "leaderboard.attempts", "not a leaderboard.json of pytest-llmbench"
+            ) from None
+    return run
+
+
+def _newest_first_key(item: dict[str, Any], run: Run, order: int) -> tuple[str, int]:
+    return (str(item.get("finished_utc") or run.created_utc), order)
+
+
+def merge_items(runs: Sequence[Run]) -> list[dict[str, Any]]:
+    """Every item once: of two copies the newer wins.
+
+    Newer = later `finished_utc` (when the controller received the result); a result
+    without it takes its run's created_utc (leaderboard.json) or results.jsonl's mtime;
+    on a tie the run named later on the command line wins.
+    """
+    chosen: dict[tuple[str, ...], tuple[tuple[str, int], dict[str, Any]]] = {}
+    for order, run in enumerate(runs):
+        for item in run.items:
+            key = identity(item)
+            rank = _newest_first_key(item, run, order)
+            if key not in chosen or rank >= chosen[key][0]:
+                chosen[key] = (rank, item)
+    return [item for _, item in chosen.values()]
+
+
+def common_attempts(runs: Sequence[Run]) -> int:
+    """The attempts allowed, which the weighted score's attempt term needs, shared by all runs."""
+    known = {r.attempts for r in runs if r.attempts is not None}
+    if len(known) > 1:
+        listing = ", ".join(f"{r.folder}: {r.attempts}" for r in runs if r.attempts is not None)
+        raise FormatError(
+            "leaderboard.json",
+            "leaderboard.attempts",
+            f"runs allowed different attempts ({listing}); merge runs made with the same --llm-attempts",
+        )
+    if known:
+        return known.pop()
+    # No leaderboard.json anywhere (killed runs): the most attempts any item ran.
+    return (
+        max((len(i.get("attempts", [])) for r in runs for i in r.items), default=DEFAULT_ATTEMPTS)
+        or DEFAULT_ATTEMPTS
+    )
+
+
+def common_formula(runs: Sequence[Run], chosen: str | None) -> str | None:
+    if chosen is not None:
+        return chosen
+    formulas = {r.formula for r in runs}
+    if len(formulas) > 1:
+        raise FormatError(
+            "leaderboard.json",
+            "settings.score_formula",
+            f"runs used different score formulas ({', '.join(sorted(map(str, formulas)))}); "
+            "choose one with --score-formula",
+        )
+    return formulas.pop() if formulas else None

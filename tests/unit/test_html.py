@@ -1,0 +1,42 @@
+"""report.html rendering without a browser: escaping and the optional complexity chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_llmbench.reporting import html, leaderboard
+from tests.unit.test_leaderboard import _item
+
+
+def _page(items: list[dict[str, Any]]) -> str:
+    board = leaderboard.build(items, attempts=3)
+    document = {"created_utc": "t", "plugin_version": "0", "git_commit": None, "leaderboard": board}
+    return html.render(document, items, leaderboard.scores(items, 3, None))
+
+
+def _with_answer(item: dict[str, Any], answer: str) -> dict[str, Any]:
+    item["attempts"][0].update(
+        answer=answer, answer_latency_s=1.0, quality=0.5, steps=[], reports=[]
+    )
+    item.update(scenario="S", dataset=None, status="scored")
+    return item
+
+
+def test_complexity_chart_only_when_output_metrics_exist() -> None:
+    plain = _with_answer(_item("m<x>", "analysis", 3, 3, None, 1), "ok")
+    assert 'id="chart-complexity"' not in _page([plain])
+    measured = _with_answer(_item("m", "analysis", 3, 3, None, 1), "ok")
+    measured["complexity"] = {"gci": 0.3}
+    measured["attempts"][0]["code_metrics"] = {"gci": 0.2}
+    page = _page([measured])
+    assert 'id="chart-complexity"' in page
+    assert page.count('class="point"') == 2  # the cost scatter's point and this one
+
+
+def test_names_and_answers_are_escaped() -> None:
+    item = _with_answer(
+        _item("<img src=x onerror=alert(1)>", "c", 3, 3, None, 1), "<script>x</script>"
+    )
+    page = _page([item])
+    assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    assert "<img src=x" not in page
