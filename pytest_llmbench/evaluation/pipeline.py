@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import RunError
 from ..formats.dataset import Dataset
 from ..formats.scenario import METRICS, CriterionStep, Metric, Scenario
+from ..metrics.answer import measure_answer
 from ..metrics.complexity import Complexity
 from ..models.base import Model, ModelRequest, TaskContext
 from ..results import (
@@ -169,6 +170,9 @@ async def run_attempt(
         steps=step_results,
         reports=[o.report for o in outcomes],
         calls=calls,
+        code=measure_answer(
+            reply.text, case.scenario.reference_for(case.dataset), case.dataset, case.complexity
+        ),
     )
 
 
@@ -229,6 +233,7 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
     result.generation_rate = best.generation_rate
     result.latency_s = best.answer_latency_s
     result.judge_agreement = _judge_agreement(best)
+    result.code = best.code
     return result
 
 
