@@ -6,8 +6,9 @@ Similarity (method.md section 7) is exactly
 argument order. It compares the extracted code, the code blocks joined in order, because
 the prose around the code differs between any two answers and says nothing about the
 code; when the reference answer has no code block (explanations, documentation), the
-whole texts are compared instead. The baseline is the do-nothing answer: the unchanged
-input code (the dataset's files, joined in order) for a scenario with a dataset, the empty
+whole texts are compared instead. The baseline is the do-nothing answer, read the same
+way: the unchanged input code as the prompt inlines it (each file a fenced block headed by
+its path, which is what llmbench/echo answers) for a scenario with a dataset, the empty
 answer without one. normalised = (s - s_base) / (1 - s_base).
 """
 
@@ -19,6 +20,7 @@ from ..evaluation.codeblocks import EXTENSION_LANGUAGES, extract_code_blocks
 from ..evaluation.syntax import TOOL_KINDS, check_files
 from ..evaluation.workspace import AnswerFile, answer_workspace
 from ..formats.dataset import Dataset
+from ..formats.render import inline_files
 from ..results import CodeMetrics
 from .complexity import Complexity, measure_file, total
 
@@ -44,22 +46,21 @@ def _file_name(f: AnswerFile) -> str:
     return f.path or f"block{f.number}.{_EXTENSION_OF.get(f.language, f.language or 'txt')}"
 
 
-def _do_nothing(dataset: Dataset | None) -> str:
-    return "\n".join(f.text for f in dataset.files) if dataset else ""
-
-
 def _similarity_fields(
     answer: str, reference: str | None, dataset: Dataset | None
 ) -> dict[str, object]:
     if reference is None:
         return {"similarity_reason": "the scenario has no reference answer for this dataset"}
     reference_code = code_text(reference)
+    # The do-nothing answer is the input as the prompt shows it (what llmbench/echo says),
+    # read the same way as the answer.
+    do_nothing = inline_files(dataset)
     if reference_code:
-        ref, ans = reference_code, code_text(answer)
+        ref, ans, base = reference_code, code_text(answer), code_text(do_nothing)
     else:
-        ref, ans = reference, answer
+        ref, ans, base = reference, answer, do_nothing
     score = similarity(ref, ans)
-    baseline = similarity(ref, _do_nothing(dataset))
+    baseline = similarity(ref, base)
     return {
         "similarity": round(score, 4),
         "similarity_baseline": round(baseline, 4),

@@ -28,6 +28,27 @@ def _sum_cost(values: Iterable[float | None]) -> float | None:
     return sum(present) if present else None
 
 
+# Per-answer code metrics (results.CodeMetrics) averaged in each row, with their counts.
+CODE_METRICS = (
+    "ci",
+    "loc",
+    "gci",
+    "gci_change",
+    "similarity",
+    "similarity_normalised",
+    "executability",
+)
+
+
+def _code(items: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | int | None]]:
+    """Mean of each code metric over the items that have it (best attempts), and n."""
+    out: dict[str, dict[str, float | int | None]] = {}
+    for name in CODE_METRICS:
+        values = [i["code"][name] for i in items if i.get("code") and i["code"][name] is not None]
+        out[name] = {"mean": mean(values) if values else None, "n": len(values)}
+    return out
+
+
 def _row(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
     scored = [i for i in items if i["status"] == "scored"]
     methods: Counter[str] = Counter()
@@ -67,6 +88,7 @@ def _row(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
             i["judge_usage"]["prompt_tokens"] + i["judge_usage"]["completion_tokens"] for i in items
         ),
         "judge_cost_usd": _sum_cost(i["judge_usage"]["cost_usd"] for i in items),
+        "code": _code(items),
     }
 
 

@@ -76,7 +76,11 @@ def test_valid_code_parses(language: str, code: str) -> None:
 @pytest.mark.parametrize(
     ("language", "code", "reason"),
     [
-        ("jsx", "function A() {\n  return (\n    <p>Don't</p>\n  );\n", "line 5: Unexpected end of file"),
+        (
+            "jsx",
+            "function A() {\n  return (\n    <p>Don't</p>\n  );\n",
+            "line 5: Unexpected end of file",
+        ),
         ("js", "foo(a, [b)\n", "line 1: SyntaxError: Unexpected token ')'"),
         ("js", "x();\n}\n", "line 2: SyntaxError: Unexpected token '}'"),
         (
@@ -183,7 +187,7 @@ def test_parses_names_the_failing_file_and_line() -> None:
     )
     verdict = verdict_of(Check(parses=True), answer)
     assert not verdict.passed
-    assert verdict.reason == 'src/App.jsx: line 3: Unexpected end of file'
+    assert verdict.reason == "src/App.jsx: line 3: Unexpected end of file"
 
 
 def test_parses_language_family_selects_blocks() -> None:
