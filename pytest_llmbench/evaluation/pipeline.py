@@ -156,6 +156,14 @@ async def run_attempt(
         calls += outcome.calls
     step_results = _step_results(steps, reply.text, outcomes)
     acc, compl = (_metric(m, step_results, outcomes) for m in METRICS)
+    # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
+    code = await asyncio.to_thread(
+        measure_answer,
+        reply.text,
+        case.scenario.reference_for(case.dataset),
+        case.dataset,
+        case.complexity,
+    )
     rate = None
     if not model.offline and reply.completion_tokens and reply.latency_s > 0:
         rate = reply.completion_tokens / reply.latency_s
@@ -170,9 +178,7 @@ async def run_attempt(
         steps=step_results,
         reports=[o.report for o in outcomes],
         calls=calls,
-        code=measure_answer(
-            reply.text, case.scenario.reference_for(case.dataset), case.dataset, case.complexity
-        ),
+        code=code,
     )
 
 

@@ -1,7 +1,7 @@
 """Run a checker on model-written files: a subprocess with a time limit, a memory limit,
 a temporary working folder and no network.
 
-- Memory: RLIMIT_DATA (heap and private mappings). RLIMIT_AS is not used because V8
+- Memory: RLIMIT_DATA (heap and private mappings), set by `prlimit`. RLIMIT_AS is not used because V8
   (node) and Go (esbuild) reserve far more address space than they use and abort under it.
 - Network: the command runs in a new, empty network namespace (`unshare -rn`, which also
   works without root where user namespaces are enabled). Where that is not possible the
@@ -17,6 +17,7 @@ import resource
 import shutil
 import signal
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +55,15 @@ def _limits(memory_mb: int) -> None:  # runs in the child between fork and exec
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def _limited(command: list[str], memory_mb: int) -> tuple[list[str], Callable[[], None] | None]:
+    """The limits by util-linux `prlimit` where present (no code between fork and exec,
+    which is safe in threads), else by a preexec function."""
+    prlimit = shutil.which("prlimit")
+    if prlimit:
+        return [prlimit, f"--data={memory_mb * 1024 * 1024}", "--core=0", *command], None
+    return command, lambda: _limits(memory_mb)
+
+
 def run(
     command: list[str],
     cwd: Path,
@@ -62,6 +72,7 @@ def run(
     memory_mb: int = MEMORY_LIMIT_MB,
 ) -> Outcome:
     """Run `command` in `cwd` under the limits; never raises for the command's failures."""
+    command, preexec = _limited(command, memory_mb)
     if network_isolation() == "unshare":
         command = ["unshare", "-rn", *command]
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
@@ -75,7 +86,7 @@ def run(
         text=True,
         errors="replace",
         start_new_session=True,
-        preexec_fn=lambda: _limits(memory_mb),  # noqa: PLW1509 (no threads are started here)
+        preexec_fn=preexec,
     )
     try:
         stdout, stderr = process.communicate(timeout=timeout)
