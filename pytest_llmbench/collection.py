@@ -19,7 +19,7 @@ from .evaluation.pipeline import Case
 from .formats.categories import CATEGORIES
 from .formats.dataset import Dataset, DatasetIndex
 from .formats.scenario import load_scenario
-from .metrics.complexity import Complexity, measure
+from .metrics.complexity import Complexity, cached_measure
 from .reporting.formulas import quality
 from .results import ItemResult
 from .settings import settings_of
@@ -28,6 +28,7 @@ CASE_KEY = pytest.StashKey["tuple[Case, str]"]()
 _INDEXES_KEY = pytest.StashKey["dict[Path, DatasetIndex]"]()
 _COMPLEXITY_KEY = pytest.StashKey["dict[str, Complexity]"]()
 BUCKETS = ("low", "avg", "high")
+CACHE_DIR = ".llmbench_cache"
 
 
 def is_scenario_file(path: Path) -> bool:
@@ -45,11 +46,12 @@ def register_markers(config: pytest.Config) -> None:
 
 
 def dataset_complexity(config: pytest.Config, dataset: Dataset) -> Complexity:
-    """Measured once per dataset content, however many items use it."""
+    """Measured once per dataset content, however many items use it; kept across runs
+    under `<rootdir>/.llmbench_cache/complexity/`."""
     cache = config.stash.setdefault(_COMPLEXITY_KEY, {})
     key = dataset.content_hash
     if key not in cache:
-        cache[key] = measure(dataset.files)
+        cache[key] = cached_measure(dataset.files, key, config.rootpath / CACHE_DIR)
     return cache[key]
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import RunError
 from ..formats.dataset import Dataset
 from ..formats.scenario import METRICS, CriterionStep, Metric, Scenario
+from ..metrics.answer import measure_answer
 from ..metrics.complexity import Complexity
 from ..models.base import Model, ModelRequest, TaskContext
 from ..reporting.formulas import quality
@@ -157,6 +158,14 @@ async def run_attempt(
         calls += outcome.calls
     step_results = _step_results(steps, reply.text, outcomes)
     acc, compl = (_metric(m, step_results, outcomes) for m in METRICS)
+    # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
+    code = await asyncio.to_thread(
+        measure_answer,
+        reply.text,
+        case.scenario.reference_for(case.dataset),
+        case.dataset,
+        case.complexity,
+    )
     rate = None
     if not model.offline and reply.completion_tokens and reply.latency_s > 0:
         rate = reply.completion_tokens / reply.latency_s
@@ -171,6 +180,7 @@ async def run_attempt(
         steps=step_results,
         reports=[o.report for o in outcomes],
         calls=calls,
+        code=code,
     )
 
 
@@ -230,6 +240,7 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
     result.generation_rate = best.generation_rate
     result.latency_s = best.answer_latency_s
     result.judge_agreement = _judge_agreement(best)
+    result.code = best.code
     return result
 
 

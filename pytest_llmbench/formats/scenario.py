@@ -24,17 +24,20 @@ from .validation import load_model
 
 NO_DATASET = "none"  # the references key of a scenario that runs on no dataset
 _ID = r"^[A-Za-z][A-Za-z0-9_]*$"
-CHECK_KINDS = ("contains", "not_contains", "regex", "parses")
+CHECK_KINDS = ("contains", "not_contains", "regex", "parses", "file")
 PARSE_LANGUAGES = (
     "any",
     "python",
     "json",
     "yaml",
     "javascript",
+    "jsx",
     "typescript",
+    "tsx",
     "html",
     "css",
     "java",
+    "vue",
 )
 
 
@@ -46,6 +49,7 @@ class Check(BaseModel):
     not_contains: str | list[str] | None = None
     regex: str | None = None
     parses: bool | str | None = None
+    file: str | list[str] | None = None
     ignore_case: bool = False
 
     @model_validator(mode="after")
@@ -53,7 +57,7 @@ class Check(BaseModel):
         kinds = [k for k in CHECK_KINDS if getattr(self, k) is not None]
         if len(kinds) != 1:
             raise ValueError(
-                "a check needs exactly one of contains, not_contains, regex, parses "
+                "a check needs exactly one of contains, not_contains, regex, parses, file "
                 f"(got {', '.join(kinds) or 'none'})"
             )
         if self.regex is not None:

@@ -57,14 +57,10 @@ def _judges_of(attempt: dict[str, Any]) -> list[str]:
 
 
 def output_gci(item: dict[str, Any]) -> float | None:
-    """GCI of the best answer's code, when per-answer code metrics were computed."""
-    best = next((a for a in item["attempts"] if a["attempt"] == item.get("best_attempt")), None)
-    for holder in (best or {}, item):
-        for key in ("code_metrics", "output_complexity", "metrics"):
-            value = holder.get(key)
-            if isinstance(value, dict) and isinstance(value.get("gci"), int | float):
-                return float(value["gci"])
-    return None
+    """GCI of the best answer's code (results.CodeMetrics), when it has code."""
+    code = item.get("code")
+    gci = code.get("gci") if isinstance(code, dict) else None
+    return float(gci) if isinstance(gci, int | float) else None
 
 
 def _charts(board: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -46,6 +46,27 @@ def _sum_cost(values: Iterable[float | None]) -> float | None:
     return sum(present) if present else None
 
 
+# Per-answer code metrics (results.CodeMetrics) averaged in each row, with their counts.
+CODE_METRICS = (
+    "ci",
+    "loc",
+    "gci",
+    "gci_change",
+    "similarity",
+    "similarity_normalised",
+    "executability",
+)
+
+
+def _code(items: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | int | None]]:
+    """Mean of each code metric over the items that have it (best attempts), and n."""
+    out: dict[str, dict[str, float | int | None]] = {}
+    for name in CODE_METRICS:
+        values = [i["code"][name] for i in items if (i.get("code") or {}).get(name) is not None]
+        out[name] = {"mean": fmean(values) if values else None, "n": len(values)}
+    return out
+
+
 def _ci(values: Sequence[float]) -> list[float] | None:
     interval = st.bootstrap_ci(values)
     return list(interval) if interval else None
@@ -181,6 +202,7 @@ def _row(
         "cost_usd": st.median_p95([i["candidate_usage"]["cost_usd"] for i in items]),
         "latency_s": st.median_p95([i.get("latency_s") for i in items]),
         "notes": notes,
+        "code": _code(items),
     }
 
 

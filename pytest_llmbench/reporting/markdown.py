@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .leaderboard import CODE_METRICS
+
 
 def _num(value: float | None, digits: int = 2) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
@@ -102,4 +104,14 @@ def render(board: dict[str, Any]) -> str:
     lines += ["", "Notes:", *notes, *sources, "", "## By category", ""]
     rows = [[r["model"], r["category"], *_cells(r)] for r in board["categories"]]
     lines += _table(["Model", "Category", *COLUMNS], rows)
+    lines += ["", "## Code metrics (means over best attempts; n in parentheses)", ""]
+    rows = [
+        [r["model"], r.get("category", "all"), *(_code_cell(r["code"][m]) for m in CODE_METRICS)]
+        for r in [*board["models"], *board["categories"]]
+    ]
+    lines += _table(["Model", "Category", *CODE_METRICS], rows)
     return "\n".join(lines) + "\n"
+
+
+def _code_cell(figure: dict[str, Any]) -> str:
+    return "–" if figure["mean"] is None else f"{figure['mean']:.3f} ({figure['n']})"

@@ -65,6 +65,7 @@ def test_steps_without_check_are_unscored_not_zero(
     assert item["complexity"] == {
         "ci": 1,
         "loc": 3,
+        "nloc": 3,
         "functions": 1,
         "gci": 0.3333,
         "complexity": "high",

@@ -1,16 +1,31 @@
-"""Deterministic checks: syntax checks per language and the four check kinds."""
+"""Deterministic checks: syntax checks per language (real tools, structural checks for
+markup) and the check kinds."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
-from pytest_llmbench.evaluation.checks import parse_problem, run_check
-from pytest_llmbench.evaluation.codeblocks import CodeBlock
+from pytest_llmbench.evaluation import syntax
+from pytest_llmbench.evaluation.checks import run_check
+from pytest_llmbench.evaluation.syntax import check_files, language_of
 from pytest_llmbench.formats.scenario import Check
+from pytest_llmbench.results import Verdict
+
+needs_javac = pytest.mark.skipif(shutil.which("javac") is None, reason="javac not installed")
 
 
 def problem(language: str, code: str) -> str | None:
-    return parse_problem(CodeBlock(language, None, code))
+    (result,) = check_files((("x", language_of(language, None), code),))
+    assert result.status != "not checked", result.reason
+    return result.reason if result.status == "fail" else None
+
+
+def verdict_of(check: Check, answer: str) -> Verdict:
+    verdict = run_check(check, answer)
+    assert verdict is not None
+    return verdict
 
 
 JSX_WITH_APOSTROPHES = """\
@@ -37,7 +52,7 @@ export default function Notice({ user }) {
         ("tsx", "type A = 'a' | 'b';\nconst f = (x: A): string => (x === 'a' ? '{' : '}');\n"),
         (
             "ts",
-            "const el = <T,>(v: T) => v;\nswitch (k) { case '(': break; default: return 'x'; }\n",
+            "const el = <T,>(v: T) => v;\nswitch (k) { case '(': break; default: k = 'x'; }\n",
         ),
         ("javascript", "#!/usr/bin/env node\nconst re = x => /\\//.test(x);\n"),
         ("python", "def f(x):\n    return {'a': [x]}\n"),
@@ -46,10 +61,11 @@ export default function Notice({ user }) {
         ("html", "<!doctype html>\n<p>Don't</p>\n<script>if (a < b) { go('</p>'); }</script>\n"),
         ("css", "a { content: '}'; }\n/* { */\nb { color: red; }\n"),
         ("scss", ".a { background: url(//cdn.example/x.png); // a { comment\n}\n"),
-        (
+        pytest.param(
             "java",
             "class A {\n  char c = '{';\n  String s = \"}\"; // }\n"
             '  String t = """\n  (\n  """;\n}\n',
+            marks=needs_javac,
         ),
     ],
 )
@@ -63,24 +79,48 @@ def test_valid_code_parses(language: str, code: str) -> None:
         (
             "jsx",
             "function A() {\n  return (\n    <p>Don't</p>\n  );\n",
-            "unbalanced '{' opened on line 1",
+            "line 5: Unexpected end of file",
         ),
-        ("js", "foo(a, [b)\n", "')' on line 1 does not close '[' opened on line 1"),
-        ("js", "x();\n}\n", "unexpected '}' on line 2"),
+        ("js", "foo(a, [b)\n", "line 1: SyntaxError: Unexpected token ')'"),
+        ("js", "x();\n}\n", "line 2: SyntaxError: Unexpected token '}'"),
         (
             "js",
-            "const s = `total: ${sum(a, b}`;\n",
-            "'}' on line 1 does not close '(' opened on line 1",
+            "import x from 'y';\nexport const a = x +;\n",
+            "line 2: SyntaxError: Unexpected token ';'",
         ),
-        ("js", "const s = `never closed\n\n", "unterminated template literal opened on line 1"),
-        ("js", "a();\n/* open comment\n", "unterminated comment opened on line 2"),
+        ("ts", "const a: number = ;\n", 'line 1: Unexpected ";"'),
         ("python", "def f(:\n    pass\n", "line 1: invalid syntax"),
         ("css", "a {\n  color: red;\nb { }\n", "unbalanced '{' opened on line 1"),
-        ("java", "class A {\n  void f() {\n  }\n", "unbalanced '{' opened on line 1"),
+        pytest.param(
+            "java",
+            "class A {\n  void f() {\n  }\n",
+            "line 3: reached end of file while parsing",
+            marks=needs_javac,
+        ),
     ],
 )
 def test_broken_code_is_reported_with_its_line(language: str, code: str, reason: str) -> None:
     assert problem(language, code) == reason
+
+
+def test_jsx_in_a_js_file_is_parsed_as_jsx() -> None:
+    code = "export default function App() {\n  return <p>{a && <b />}</p>;\n}\n"
+    (result,) = check_files((("src/App.js", "javascript", code),))
+    assert (result.status, result.checker) == ("pass", "esbuild (jsx)")
+
+
+def test_a_missing_checker_is_not_checked_never_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(syntax, "_tool", lambda kind: None)
+    code = "const a: number = 1;\n"
+    (result,) = check_files((("a.ts", "typescript", code),))
+    assert result.status == "not checked" and "npm ci" in result.reason
+    # A parses check over files no checker could read gives no verdict: the step is unscored.
+    assert run_check(Check(parses=True), f"```ts\n{code}```") is None
+
+
+def test_unknown_languages_have_no_checker() -> None:
+    (result,) = check_files((("run.sh", "bash", "echo {"),))
+    assert (result.status, result.checker) == ("not checked", None)
 
 
 def test_json_and_yaml_errors_name_the_line() -> None:
@@ -108,13 +148,8 @@ def test_vue_checks_its_script_with_file_line_numbers() -> None:
     assert problem("vue", sfc) == "<script>: unbalanced '{' opened on line 5"
 
 
-@pytest.mark.parametrize("language", ["markdown", "text", "bash", ""])
-def test_unknown_languages_are_not_checked(language: str) -> None:
-    assert problem(language, "{ ( [ definitely not balanced") is None
-
-
 def test_contains_lists_what_is_missing() -> None:
-    verdict = run_check(
+    verdict = verdict_of(
         Check(contains=["useState", "useEffect"]), "import { useState } from 'react'"
     )
     assert not verdict.passed and verdict.reason == "missing: 'useEffect'"
@@ -122,27 +157,27 @@ def test_contains_lists_what_is_missing() -> None:
 
 
 def test_contains_ignore_case() -> None:
-    assert not run_check(Check(contains="USESTATE"), "useState").passed
-    assert run_check(Check(contains="USESTATE", ignore_case=True), "useState").passed
+    assert not verdict_of(Check(contains="USESTATE"), "useState").passed
+    assert verdict_of(Check(contains="USESTATE", ignore_case=True), "useState").passed
 
 
 def test_not_contains_names_what_was_found() -> None:
-    verdict = run_check(Check(not_contains=["jquery", "var "]), "import $ from 'jquery'")
+    verdict = verdict_of(Check(not_contains=["jquery", "var "]), "import $ from 'jquery'")
     assert not verdict.passed and verdict.reason == "found: 'jquery'"
-    assert run_check(Check(not_contains="class "), "const App = () => null").passed
+    assert verdict_of(Check(not_contains="class "), "const App = () => null").passed
 
 
 def test_regex_is_multiline_and_optionally_case_blind() -> None:
     answer = "intro\nexport default App;\n"
-    assert run_check(Check(regex=r"^export default \w+;$"), answer).passed
-    assert not run_check(Check(regex=r"^EXPORT"), answer).passed
-    verdict = run_check(Check(regex=r"^EXPORT", ignore_case=True), answer)
+    assert verdict_of(Check(regex=r"^export default \w+;$"), answer).passed
+    assert not verdict_of(Check(regex=r"^EXPORT"), answer).passed
+    verdict = verdict_of(Check(regex=r"^EXPORT", ignore_case=True), answer)
     assert verdict.passed and "line 2" in verdict.reason
 
 
 def test_parses_true_needs_a_checkable_block() -> None:
-    assert run_check(Check(parses=True), "No code here.").reason == "no code block to check"
-    verdict = run_check(Check(parses=True), "```bash\nnpm i\n```")
+    assert verdict_of(Check(parses=True), "No code here.").reason == "no code block to check"
+    verdict = verdict_of(Check(parses=True), "```bash\nnpm i\n```")
     assert not verdict.passed and verdict.reason == "no code block to check"
 
 
@@ -150,26 +185,34 @@ def test_parses_names_the_failing_file_and_line() -> None:
     answer = (
         "### src/App.jsx\n```jsx\nfunction App() {\n  return <p>Hi</p>;\n\n```\n```css\na {}\n```"
     )
-    verdict = run_check(Check(parses=True), answer)
+    verdict = verdict_of(Check(parses=True), answer)
     assert not verdict.passed
-    assert verdict.reason == "src/App.jsx: unbalanced '{' opened on line 1"
+    assert verdict.reason == "src/App.jsx: line 3: Unexpected end of file"
 
 
 def test_parses_language_family_selects_blocks() -> None:
     answer = "```jsx\nconst a = <p>ok</p>;\n```\n```python\ndef broken(:\n```"
-    assert run_check(Check(parses="javascript"), answer).passed
-    verdict = run_check(Check(parses="python"), answer)
+    assert verdict_of(Check(parses="javascript"), answer).passed
+    verdict = verdict_of(Check(parses="python"), answer)
     assert not verdict.passed and verdict.reason.startswith("block 2 (python): line 1")
-    assert not run_check(Check(parses="any"), answer).passed
+    assert not verdict_of(Check(parses="any"), answer).passed
     assert (
-        run_check(Check(parses="typescript"), answer).reason == "no typescript code block to check"
+        verdict_of(Check(parses="typescript"), answer).reason == "no typescript code block to check"
     )
 
 
 def test_parses_typescript_family_covers_tsx() -> None:
-    assert run_check(Check(parses="typescript"), "```tsx\nconst a: number = 1;\n```").passed
+    assert verdict_of(Check(parses="typescript"), "```tsx\nconst a: number = 1;\n```").passed
 
 
 def test_reasons_stay_short() -> None:
-    verdict = run_check(Check(contains=[f"needle-{i}" * 5 for i in range(20)]), "")
+    verdict = verdict_of(Check(contains=[f"needle-{i}" * 5 for i in range(20)]), "")
     assert not verdict.passed and len(verdict.reason) <= 200
+
+
+def test_file_check_uses_the_paths_the_answer_names() -> None:
+    answer = '### src/App.tsx\n```tsx\nexport const A = 1;\n```\n```ts title="./src/api.ts"\nexport {};\n```'
+    assert verdict_of(Check(file=["src/App.tsx", "src/api.ts"]), answer).passed
+    verdict = verdict_of(Check(file="src/index.tsx"), answer)
+    assert not verdict.passed
+    assert verdict.reason == "missing: src/index.tsx (answer names: src/App.tsx, src/api.ts)"

@@ -19,7 +19,10 @@ def test_three_public_step_forms_are_accepted(tmp_path: Path) -> None:
     scenario = load_scenario(
         tmp_path / "scenarios/generation/AddGreeting.yaml", DatasetIndex(tmp_path / "datasets")
     )
-    assert [(s.id, s.text, s.weight, s.check is not None) for s in scenario.steps_for(scenario.datasets[0])] == [
+    assert [
+        (s.id, s.text, s.weight, s.check is not None)
+        for s in scenario.steps_for(scenario.datasets[0])
+    ] == [
         ("A1", "The code parses", 1.0, True),
         ("A2", "Uses a template literal or string concatenation", 1.0, False),
         ("C1", "Defines greet", 2.0, True),
@@ -56,9 +59,7 @@ def test_reference_from_file_and_unknown_reference_key(tmp_path: Path) -> None:
 
 
 def test_dataset_criteria_follow_the_shared_steps(tmp_path: Path) -> None:
-    text = MINI_SCENARIO + (
-        "dataset_criteria:\n  Mini: {file: criteria/Mini.yaml}\n"
-    )
+    text = MINI_SCENARIO + ("dataset_criteria:\n  Mini: {file: criteria/Mini.yaml}\n")
     write_project(tmp_path, {"generation/AddGreeting.yaml": text})
     own = tmp_path / "scenarios/generation/criteria/Mini.yaml"
     own.parent.mkdir()
@@ -82,9 +83,7 @@ def test_dataset_criteria_follow_the_shared_steps(tmp_path: Path) -> None:
 
 def test_every_dataset_needs_steps_of_both_metrics(tmp_path: Path) -> None:
     start = MINI_SCENARIO.index("criteria:")
-    text = MINI_SCENARIO[:start] + (
-        "dataset_criteria:\n  Mini:\n    accuracy: [Uses const]\n"
-    )
+    text = MINI_SCENARIO[:start] + ("dataset_criteria:\n  Mini:\n    accuracy: [Uses const]\n")
     write_project(tmp_path, {"generation/AddGreeting.yaml": text})
     with pytest.raises(
         FormatError, match=r"criteria.completeness: no completeness steps for dataset Mini"

@@ -27,7 +27,7 @@ def test_complexity_chart_only_when_output_metrics_exist() -> None:
     assert 'id="chart-complexity"' not in _page([plain])
     measured = _with_answer(_item("m", "analysis", 3, 3, None, 1), "ok")
     measured["complexity"] = {"gci": 0.3}
-    measured["attempts"][0]["code_metrics"] = {"gci": 0.2}
+    measured["code"] = {"gci": 0.2}
     page = _page([measured])
     assert 'id="chart-complexity"' in page
     assert page.count('class="point"') == 2  # the cost scatter's point and this one

@@ -146,3 +146,22 @@ def test_markdown_lists_models_in_rank_order() -> None:
     text = markdown.render(board)
     assert text.index("| 1 | a |") < text.index("| 2 | b |")
     assert "## By category" in text
+
+
+def test_code_metrics_are_means_over_the_items_that_have_them() -> None:
+    code = dict.fromkeys(leaderboard.CODE_METRICS)
+    first = {**_item("m", "generation", 4, 4, None, 1), "code": {**code, "similarity": 0.5}}
+    second = {
+        **_item("m", "migration", 4, 4, None, 1),
+        "code": {**code, "similarity": 1.0, "executability": 0.0},
+    }
+    unscored = {**_item("m", "migration", None, None, None, None, "unscored"), "code": None}
+    board = leaderboard.build([first, second, unscored], attempts=3)
+    (row,) = board["models"]
+    assert row["code"]["similarity"] == {"mean": 0.75, "n": 2}
+    # An executability of 0 is a figure; a missing one is not averaged in as 0.
+    assert row["code"]["executability"] == {"mean": 0.0, "n": 1}
+    assert row["code"]["ci"] == {"mean": None, "n": 0}
+    migration = next(r for r in board["categories"] if r["category"] == "migration")
+    assert migration["code"]["similarity"] == {"mean": 1.0, "n": 1}
+    assert "0.750 (2)" in markdown.render(board)

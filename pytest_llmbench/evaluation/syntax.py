@@ -1,0 +1,343 @@
+"""Syntax checks of extracted files with the languages' own tools, one process per tool.
+
+| language                  | checker                                                   |
+|---------------------------|-----------------------------------------------------------|
+| python, json, yaml        | compile() / json / yaml.safe_load in a Python subprocess  |
+| javascript                | node: each file parsed as a script, else as an ES module  |
+|                           | (what `node --check` does), all files in one node process |
+| jsx, typescript, tsx      | esbuild (npm, `npm ci` in the project), one run for all   |
+| java                      | javac, parse phase only (no class path needed)            |
+| html, css, scss, vue      | the structural checks of structure.py, in process         |
+
+A tool that is not installed makes its files "not checked", never "pass". Every tool runs
+through sandbox.run (time and memory limits, temporary folder, no network). esbuild is
+found in $LLMBENCH_ESBUILD, `<cwd or project>/node_modules/.bin/esbuild`, or on PATH.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+
+from ..results import FileCheck
+from . import sandbox
+from .structure import structure_problem
+
+TOOL_KINDS = {
+    "python": "python",
+    "json": "python",
+    "yaml": "python",
+    "javascript": "node",
+    "jsx": "esbuild",
+    "typescript": "esbuild",
+    "tsx": "esbuild",
+    "java": "javac",
+    "html": "structure",
+    "css": "structure",
+    "scss": "structure",
+    "less": "structure",
+    "vue": "structure",
+}
+_ALIASES = {
+    "py": "python",
+    "python3": "python",
+    "yml": "yaml",
+    "js": "javascript",
+    "mjs": "javascript",
+    "cjs": "javascript",
+    "node": "javascript",
+    "javascriptreact": "jsx",
+    "ts": "typescript",
+    "mts": "typescript",
+    "cts": "typescript",
+    "typescriptreact": "tsx",
+    "htm": "html",
+}
+_EXTENSIONS = {"javascript": ".js", "jsx": ".jsx", "typescript": ".ts", "tsx": ".tsx"}
+_PROJECT = Path(__file__).resolve().parents[2]
+
+_PYTHON_CHECK = """
+import json, sys, yaml
+class Loader(yaml.SafeLoader):  # accepts application tags such as CloudFormation's !Ref
+    pass
+Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+results = []
+for path, kind in json.load(open(sys.argv[1])):
+    text = open(path, encoding="utf-8").read()
+    try:
+        if kind == "python":
+            compile(text, path, "exec", dont_inherit=True)
+        elif kind == "json":
+            json.loads(text)
+        else:
+            for _ in yaml.load_all(text, Loader=Loader):
+                pass
+        results.append(None)
+    except SyntaxError as exc:
+        results.append(f"line {exc.lineno}: {exc.msg}")
+    except json.JSONDecodeError as exc:
+        results.append(f"line {exc.lineno}: {exc.msg}")
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        results.append(where + str(getattr(exc, "problem", None) or exc))
+print(json.dumps(results))
+"""
+
+_NODE_CHECK = r"""
+const fs = require('fs'), vm = require('vm'), cp = require('child_process');
+const files = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const out = files.map((file) => {
+  const src = fs.readFileSync(file, 'utf8');
+  try { new vm.Script(src, { filename: file }); return null; } catch (e) {
+    try { new vm.SourceTextModule(src, { identifier: file }); return null; } catch (m) {
+      // As a module it fails too: ask `node --check` for the message with its line.
+      const module = /^\s*(import|export)\b/m.test(src);
+      const target = module ? file + '.mjs' : file;
+      if (module) fs.copyFileSync(file, target);
+      const r = cp.spawnSync(process.execPath, ['--check', target], { encoding: 'utf8' });
+      const text = (r.stderr || '') + '';
+      const line = (text.match(/:(\d+)\n/) || [])[1];
+      const msg = (text.match(/SyntaxError: [^\n]*/) || [(module ? m : e).message])[0];
+      return (line ? 'line ' + line + ': ' : '') + msg;
+    }
+  }
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def language_of(language: str, path: str | None) -> str:
+    """The checkable language of a block: its info string, else its file extension."""
+    name = _ALIASES.get(language.lower(), language.lower())
+    if name in TOOL_KINDS:
+        return name
+    if path:
+        suffix = PurePosixPath(path).suffix.lower().lstrip(".")
+        return _ALIASES.get(suffix, suffix)
+    return name
+
+
+@functools.cache
+def esbuild_path() -> str | None:
+    override = os.environ.get("LLMBENCH_ESBUILD")
+    if override:
+        return override if Path(override).is_file() else None
+    for root in (Path.cwd(), _PROJECT):
+        candidate = root / "node_modules" / ".bin" / "esbuild"
+        if candidate.is_file():
+            return str(candidate)
+    return shutil.which("esbuild")
+
+
+def _tool(kind: str) -> str | None:
+    if kind == "python":
+        return sys.executable
+    if kind == "node":
+        return shutil.which("node")
+    if kind == "esbuild":
+        return esbuild_path()
+    if kind == "javac":
+        return shutil.which("javac")
+    return "structure"
+
+
+def _line_problems(outcome: sandbox.Outcome, count: int) -> list[str | None]:
+    """The JSON list a batch script printed, or the same failure for every file."""
+    if outcome.timed_out:
+        return [f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"] * count
+    try:
+        problems = json.loads(outcome.stdout)
+        if isinstance(problems, list) and len(problems) == count:
+            return problems
+    except json.JSONDecodeError:
+        pass
+    detail = " ".join((outcome.stderr or outcome.stdout).split())[-160:]
+    raise _CheckerBroken(f"checker failed (exit {outcome.returncode}): {detail}")
+
+
+class _CheckerBroken(Exception):
+    """The tool itself failed, so its files are not checked."""
+
+
+def _run_python(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
+    manifest = work / "python-files.json"
+    manifest.write_text(json.dumps([[str(f), k] for f, k in zip(files, kinds, strict=True)]))
+    script = work / "check_python.py"
+    script.write_text(_PYTHON_CHECK)
+    return _line_problems(sandbox.run([tool, "-I", str(script), str(manifest)], work), len(files))
+
+
+def _run_node(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
+    manifest = work / "node-files.json"
+    manifest.write_text(json.dumps([str(f) for f in files]))
+    script = work / "check_node.cjs"
+    script.write_text(_NODE_CHECK)
+    command = [tool, "--experimental-vm-modules", "--no-warnings", str(script), str(manifest)]
+    return _line_problems(sandbox.run(command, work), len(files))
+
+
+_ESBUILD_ERROR = re.compile(
+    r"\[ERROR\] (?P<msg>[^\n]*)\n\s*\n\s*(?P<file>[^\n:]+):(?P<line>\d+):\d+:"
+)
+
+
+def _run_esbuild(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
+    command = [tool, *map(str, files), f"--outdir={work / 'out'}", "--log-limit=0", "--color=false"]
+    outcome = sandbox.run(command, work)
+    if outcome.timed_out:
+        return [f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"] * len(files)
+    problems: dict[str, str] = {}
+    for match in _ESBUILD_ERROR.finditer(outcome.stderr):
+        problems.setdefault(
+            str((work / match.group("file")).resolve()),
+            f"line {match.group('line')}: {match.group('msg')}",
+        )
+    if outcome.returncode != 0 and not problems:
+        raise _CheckerBroken(f"esbuild failed: {' '.join(outcome.stderr.split())[-160:]}")
+    return [problems.get(str(f.resolve())) for f in files]
+
+
+_JAVAC_ERROR = re.compile(r"^(?P<file>.+?\.java):(?P<line>\d+): error: (?P<msg>.*)$", re.M)
+
+
+def _run_javac(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
+    # Stop after parsing: imports of libraries that are not installed are not errors here.
+    command = [tool, "-J-Xmx256m", "-XDshould-stop.ifNoError=PARSE", "-XDshould-stop.ifError=PARSE"]
+    outcome = sandbox.run([*command, "-d", str(work / "out"), *map(str, files)], work)
+    if outcome.timed_out:
+        return [f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"] * len(files)
+    problems: dict[str, str] = {}
+    for match in _JAVAC_ERROR.finditer(outcome.stderr):
+        problems.setdefault(
+            str((work / match.group("file")).resolve()),
+            f"line {match.group('line')}: {match.group('msg')}",
+        )
+    if outcome.returncode != 0 and not problems:
+        raise _CheckerBroken(f"javac failed: {' '.join(outcome.stderr.split())[-160:]}")
+    return [problems.get(str(f.resolve())) for f in files]
+
+
+_RUNNERS: dict[str, Callable[[str, list[Path], list[str], Path], list[str | None]]] = {
+    "python": _run_python,
+    "node": _run_node,
+    "esbuild": _run_esbuild,
+    "javac": _run_javac,
+}
+
+
+def _file_name(index: int, language: str, path: str | None) -> str:
+    """Each file in its own folder under its own name (javac wants Name.java for class Name);
+    the extension says the language to esbuild."""
+    name = PurePosixPath(path).name if path else f"block{index}"
+    extension = _EXTENSIONS.get(language)
+    if extension and not name.endswith(extension):
+        name += extension
+    elif language == "java" and not name.endswith(".java"):
+        name += ".java"
+    return f"f{index}/{name}"
+
+
+def check_files(files: tuple[tuple[str, str, str], ...]) -> list[FileCheck]:
+    """Check (label, language, code) files; one result each, in order."""
+    return list(_check_cached(files))
+
+
+@functools.lru_cache(maxsize=256)
+def _check_cached(files: tuple[tuple[str, str, str], ...]) -> tuple[FileCheck, ...]:
+    results: list[FileCheck | None] = [None] * len(files)
+    groups: dict[str, list[int]] = {}
+    for index, (label, language, code) in enumerate(files):
+        kind = TOOL_KINDS.get(language)
+        if kind is None:
+            results[index] = FileCheck(
+                path=label,
+                language=language,
+                status="not checked",
+                reason="no checker for this language",
+            )
+        elif kind == "structure":
+            problem = structure_problem(language, code)
+            results[index] = _result(label, language, "structure", problem)
+        else:
+            groups.setdefault(kind, []).append(index)
+    if groups:
+        with tempfile.TemporaryDirectory(prefix="llmbench-check-") as folder:
+            work = Path(folder)
+            for kind, indexes in groups.items():
+                for index, check in zip(
+                    indexes,
+                    _run_group(kind, [files[i] for i in indexes], indexes, work),
+                    strict=True,
+                ):
+                    results[index] = check
+            _recheck_jsx_in_js(files, results, work)
+    return tuple(r for r in results if r is not None)
+
+
+_JSX_HINT = re.compile(r"<[A-Za-z>]")
+
+
+def _recheck_jsx_in_js(
+    files: tuple[tuple[str, str, str], ...], results: list[FileCheck | None], work: Path
+) -> None:
+    """React projects often keep JSX in .js files; node rejects it, so a failing
+    JavaScript file with JSX in it is parsed again as JSX by esbuild."""
+    again = [
+        i
+        for i, r in enumerate(results)
+        if r is not None
+        and r.checker == "node"
+        and r.status == "fail"
+        and _JSX_HINT.search(files[i][2])
+    ]
+    if not again or _tool("esbuild") is None:
+        return
+    as_jsx = [(files[i][0], "jsx", files[i][2]) for i in again]
+    for i, check in zip(
+        again, _run_group("esbuild", as_jsx, [-1 - i for i in again], work), strict=True
+    ):
+        if check.status == "pass":
+            results[i] = check.model_copy(
+                update={"language": "javascript", "checker": "esbuild (jsx)"}
+            )
+
+
+def _result(label: str, language: str, checker: str, problem: str | None) -> FileCheck:
+    status = "pass" if problem is None else "fail"
+    reason = "" if problem is None else " ".join(problem.split())[:200]
+    return FileCheck(path=label, language=language, checker=checker, status=status, reason=reason)
+
+
+def _run_group(
+    kind: str, files: list[tuple[str, str, str]], indexes: list[int], work: Path
+) -> list[FileCheck]:
+    tool = _tool(kind)
+    if tool is None:
+        reason = f"{kind} is not installed" + (
+            " (run `npm ci` in the project)" if kind == "esbuild" else ""
+        )
+        return [
+            FileCheck(path=f[0], language=f[1], status="not checked", reason=reason) for f in files
+        ]
+    written: list[Path] = []
+    for index, (label, language, code) in zip(indexes, files, strict=True):
+        target = work / _file_name(index, language, label if "/" in label or "." in label else None)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(code, encoding="utf-8")
+        written.append(target)
+    try:
+        problems = _RUNNERS[kind](tool, written, [f[1] for f in files], work)
+    except (_CheckerBroken, OSError) as exc:
+        return [
+            FileCheck(path=f[0], language=f[1], status="not checked", reason=str(exc)[:200])
+            for f in files
+        ]
+    return [_result(f[0], f[1], kind, p) for f, p in zip(files, problems, strict=True)]

@@ -1,0 +1,105 @@
+"""The files of an answer: its code blocks named by the paths the answer gives, checked
+for safety, and written into a temporary folder when a tool needs them on disk.
+
+A path that is absolute (`/etc/passwd`, `C:\\x`, `~/x`) or climbs out of the workspace
+(`../x`, `a/../../x`) is rejected and reported; its block is kept as an unnamed block, so
+its code still counts for the metrics. When the answer gives one path twice, the later
+block is the file (a model that revises a file repeats it). Blocks without a path are
+named `block<N>` with their language.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from .codeblocks import CodeBlock, extract_code_blocks
+from .syntax import language_of
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+@dataclass(frozen=True)
+class AnswerFile:
+    path: str | None  # the safe relative path the answer names, None if it names none
+    language: str  # checkable language name (syntax.language_of)
+    code: str
+    number: int  # the block's position in the answer, from 1
+
+    @property
+    def label(self) -> str:
+        return self.path or f"block {self.number} ({self.language or 'no language'})"
+
+
+@dataclass(frozen=True)
+class Workspace:
+    files: tuple[AnswerFile, ...]
+    rejected: tuple[tuple[str, str], ...] = field(default=())  # (path as written, why)
+
+    @property
+    def paths(self) -> frozenset[str]:
+        return frozenset(f.path for f in self.files if f.path)
+
+    @contextmanager
+    def on_disk(self) -> Iterator[Path]:
+        """The named files in a temporary folder, removed afterwards."""
+        with tempfile.TemporaryDirectory(prefix="llmbench-answer-") as folder:
+            root = Path(folder).resolve()
+            for f in self.files:
+                if f.path is None:
+                    continue
+                target = (root / f.path).resolve()
+                if not target.is_relative_to(root):  # a symlink trick; safe_path forbids it
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(f.code, encoding="utf-8")
+            yield root
+
+
+def safe_path(path: str) -> tuple[str | None, str | None]:
+    """(normalised relative path, None) or (None, why it is rejected)."""
+    text = path.strip().replace("\\", "/")
+    if text.startswith(("/", "~")) or _DRIVE.match(text):
+        return None, "absolute path"
+    parts: list[str] = []
+    for part in PurePosixPath(text).parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None, "climbs out of the workspace with '..'"
+            parts.pop()
+        else:
+            parts.append(part)
+    if not parts:
+        return None, "empty path"
+    return "/".join(parts), None
+
+
+def build_workspace(blocks: list[CodeBlock]) -> Workspace:
+    named: dict[str, AnswerFile] = {}
+    unnamed: list[AnswerFile] = []
+    rejected: list[tuple[str, str]] = []
+    for number, block in enumerate(blocks, start=1):
+        path: str | None = None
+        if block.path is not None:
+            path, why = safe_path(block.path)
+            if why is not None:
+                rejected.append((block.path, why))
+        language = language_of(block.language, path or block.path)
+        entry = AnswerFile(path, language, block.code, number)
+        if path is None:
+            unnamed.append(entry)
+        else:
+            named.pop(path, None)  # the later block of a path is the file, in its place
+            named[path] = entry
+    files = sorted([*named.values(), *unnamed], key=lambda f: f.number)
+    return Workspace(tuple(files), tuple(rejected))
+
+
+def answer_workspace(answer: str) -> Workspace:
+    return build_workspace(extract_code_blocks(answer))

@@ -1,0 +1,114 @@
+"""Code metrics of one answer: output CI/LoC/GCI and its change against the input,
+similarity to the reference answer, syntax validity and executability.
+
+Similarity (method.md section 7) is exactly
+`difflib.SequenceMatcher(None, reference, answer, autojunk=False).ratio()`, with that
+argument order. It compares the extracted code, the code blocks joined in order, because
+the prose around the code differs between any two answers and says nothing about the
+code; when the reference answer has no code block (explanations, documentation), the
+whole texts are compared instead. The baseline is the do-nothing answer, read the same
+way: the unchanged input code as the prompt inlines it (each file a fenced block headed by
+its path, which is what llmbench/echo answers) for a scenario with a dataset, the empty
+answer without one. normalised = (s - s_base) / (1 - s_base).
+"""
+
+from __future__ import annotations
+
+import functools
+from difflib import SequenceMatcher
+
+from ..evaluation.codeblocks import EXTENSION_LANGUAGES, extract_code_blocks
+from ..evaluation.syntax import TOOL_KINDS, check_files
+from ..evaluation.workspace import AnswerFile, answer_workspace
+from ..formats.dataset import Dataset
+from ..formats.render import inline_files
+from ..results import CodeMetrics
+from .complexity import Complexity, measure_file, total
+
+# A block without a path is measured as a file of its language's usual extension.
+_EXTENSION_OF = {language: extension for extension, language in EXTENSION_LANGUAGES.items()}
+_EXTENSION_OF.update({"javascript": "js", "typescript": "ts", "python": "py", "html": "html"})
+
+
+@functools.lru_cache(maxsize=512)
+def similarity(reference: str, answer: str) -> float:
+    """The method's ratio. Without autojunk it is quadratic in the worst case (seconds for
+    10 kB texts), so results are kept: the baseline is the same for every model and attempt."""
+    if reference == answer:
+        return 1.0  # 2 * matches / total with every character matching
+    return SequenceMatcher(None, reference, answer, autojunk=False).ratio()
+
+
+def code_text(text: str) -> str:
+    """The code blocks of a text, joined in order."""
+    return "\n".join(block.code for block in extract_code_blocks(text))
+
+
+def normalised(score: float, baseline: float) -> float | None:
+    return None if baseline >= 1.0 else (score - baseline) / (1.0 - baseline)
+
+
+def _file_name(f: AnswerFile) -> str:
+    return f.path or f"block{f.number}.{_EXTENSION_OF.get(f.language, f.language or 'txt')}"
+
+
+def _similarity_fields(
+    answer: str, reference: str | None, dataset: Dataset | None
+) -> dict[str, object]:
+    if reference is None:
+        return {"similarity_reason": "the scenario has no reference answer for this dataset"}
+    reference_code = code_text(reference)
+    # The do-nothing answer is the input as the prompt shows it (what llmbench/echo says),
+    # read the same way as the answer.
+    do_nothing = inline_files(dataset)
+    if reference_code:
+        ref, ans, base = reference_code, code_text(answer), code_text(do_nothing)
+    else:
+        ref, ans, base = reference, answer, do_nothing
+    score = similarity(ref, ans)
+    baseline = similarity(ref, base)
+    return {
+        "similarity": round(score, 4),
+        "similarity_baseline": round(baseline, 4),
+        "similarity_normalised": None
+        if (n := normalised(score, baseline)) is None
+        else round(n, 4),
+    }
+
+
+def measure_answer(
+    answer: str,
+    reference: str | None,
+    dataset: Dataset | None,
+    input_complexity: Complexity | None,
+) -> CodeMetrics:
+    """Every code metric of one answer; unscored figures are null with a reason."""
+    workspace = answer_workspace(answer)
+    measured = [measure_file(_file_name(f), f.code) for f in workspace.files]
+    output = total([m for m in measured if m is not None])
+    has_code = output.loc > 0
+    input_gci = input_complexity.gci if input_complexity else None
+    checkable = [f for f in workspace.files if f.language in TOOL_KINDS]
+    checks = check_files(tuple((f.label, f.language, f.code) for f in checkable))
+    checked = [c for c in checks if c.status != "not checked"]
+    if checked:
+        executability: float | None = sum(c.status == "pass" for c in checked) / len(checked)
+        reason = None
+    else:
+        executability = None
+        reason = "no checkable code" if not checks else "no checker installed for its files"
+    gci = output.gci if has_code else None
+    return CodeMetrics(
+        files=len(workspace.files),
+        paths=sorted(workspace.paths),
+        rejected_paths=[f"{path}: {why}" for path, why in workspace.rejected],
+        ci=output.ci if has_code else None,
+        loc=output.loc if has_code else None,
+        gci=gci,
+        input_gci=input_gci,
+        gci_change=None if gci is None or input_gci is None else round(gci - input_gci, 4),
+        syntax=checks,
+        executability=executability,
+        executability_reason=reason,
+        **_similarity_fields(answer, reference, dataset),  # type: ignore[arg-type]
+    )

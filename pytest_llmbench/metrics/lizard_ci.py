@@ -1,0 +1,190 @@
+"""Per-function cyclomatic complexity of JavaScript, TypeScript, JSX, TSX, Vue, HTML and
+Java through lizard, counted the way ESLint's `complexity` rule (v9) counts.
+
+ESLint gives every function 1, plus 1 for each: `if` (so `else if` too), ternary `?:`,
+`&&`, `||`, `??` (and the logical assignments `&&=`, `||=`, `??=`), `for`, `for-in`,
+`for-of`, `while`, `do-while`, `case` with a test (not `default`), `catch`, each optional
+chaining `?.`, and each default value of a parameter or a destructuring pattern
+(`f(a = 1)`, `const {b = 2} = o`). A nested function is counted on its own; its branches
+do not add to the enclosing function. Code outside any function is not counted.
+
+How: lizard finds the functions and tracks which one each token belongs to (nested and
+arrow functions, class methods, default values); we replace only its per-token decision
+rule (`condition_counter`) with ESLint's set, which adds `?.` and a ternary written
+without spaces (`a?b:c`, where lizard's tokenizer glues `a?` into one token). Three
+lizard gaps are worked around:
+- a method named `get(...)`/`set(...)` is read as an accessor prefix and hides the class's
+  other methods: such a token is renamed before lizard's reader sees it;
+- a .vue file whose template has `>` in an attribute yields no functions: the <script>
+  part is analysed on its own, with everything else blanked so line numbers stay;
+- inline <script> in HTML is analysed the same way.
+Known differences from ESLint: `&&`, `||`, `?` in JSX text or TypeScript conditional
+types are counted; class field initializers are not separate functions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+ESLINT_DECISIONS = frozenset({"if", "for", "while", "catch", "case", "?", "&&", "||", "??", "?."})
+_ACCESSOR_SENTINEL = "$llmbench_plain"
+# Tokens after a glued `name?` that mark an optional name (`x?: T`, `m?()`), not a ternary.
+_OPTIONAL_FOLLOWERS = frozenset({":", ",", ")", "(", ";", "=", "}"})
+_JS_FAMILY = {
+    ".js": ".js",
+    ".mjs": ".js",
+    ".cjs": ".js",
+    ".jsx": ".jsx",
+    ".ts": ".ts",
+    ".mts": ".ts",
+    ".cts": ".ts",
+    ".tsx": ".tsx",
+}
+_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.S | re.I)
+_LANG = re.compile(r"""\blang\s*=\s*["']?(\w+)""", re.I)
+_FUNCTION_HINT = re.compile(r"\bfunction\b|=>")
+
+
+@dataclass(frozen=True)
+class FunctionCI:
+    name: str
+    line: int
+    ci: int
+
+
+class NotAnalysable(Exception):
+    """lizard could not read the file; the message says why."""
+
+
+def _significant(token: str) -> bool:
+    return not token.isspace() and not token.startswith(("//", "/*"))
+
+
+def _plain_accessor_names(tokens: Iterable[str], reader: Any) -> Iterator[str]:
+    """Rename `get`/`set` followed by `(` (a method or call, not an accessor prefix)."""
+    pending: str | None = None
+    held: list[str] = []
+    for token in tokens:
+        if pending is not None:
+            if not _significant(token):
+                held.append(token)
+                continue
+            yield pending + _ACCESSOR_SENTINEL if token == "(" else pending
+            yield from held
+            pending, held = None, []
+        if token in ("get", "set"):
+            pending = token
+            continue
+        yield token
+    if pending is not None:
+        yield pending
+        yield from held
+
+
+def _eslint_counter(tokens: Iterable[str], reader: Any) -> Iterator[str]:
+    """lizard's condition_counter with ESLint's decision points (see the module doc)."""
+    glued: str | None = None  # a held `name?` token, decided by the next significant token
+    held: list[str] = []
+    for token in tokens:
+        if glued is not None:
+            if not _significant(token):
+                held.append(token)
+                continue
+            if token not in _OPTIONAL_FOLLOWERS:
+                reader.context.add_condition()
+            yield glued
+            yield from held
+            glued, held = None, []
+        if len(token) > 1 and token.endswith("?") and token[:-1].replace("$", "_").isidentifier():
+            glued = token
+            continue
+        if token in ESLINT_DECISIONS:
+            reader.context.add_condition()
+        yield token
+    if glued is not None:
+        yield glued
+        yield from held
+
+
+def _analyser(java: bool) -> Any:
+    from lizard_core.file_analyzer import (
+        FileAnalyzer,
+        comment_counter,
+        condition_counter,
+        line_counter,
+        preprocessing,
+        token_counter,
+    )
+
+    if java:  # lizard's Java decisions already are ESLint's set for Java's syntax
+        return FileAnalyzer(
+            [preprocessing, comment_counter, line_counter, token_counter, condition_counter]
+        )
+    return FileAnalyzer(
+        [
+            _plain_accessor_names,
+            preprocessing,
+            comment_counter,
+            line_counter,
+            token_counter,
+            _eslint_counter,
+        ]
+    )
+
+
+def _blank_outside_scripts(text: str) -> tuple[str, str]:
+    """The <script> bodies at their own line numbers, everything else blank; and the
+    extension to read them as (from `lang="ts"` and the like)."""
+    pieces: list[str] = []
+    last = 0
+    suffix = ".js"
+    for match in _SCRIPT.finditer(text):
+        attributes = match.group(1)
+        if re.search(r"\bsrc\s*=", attributes, re.I):
+            continue
+        lang = _LANG.search(attributes)
+        if lang and lang.group(1).lower() in ("ts", "tsx", "jsx"):
+            suffix = "." + lang.group(1).lower()
+        pieces.append("\n" * text.count("\n", last, match.start(2)))
+        pieces.append(match.group(2))
+        last = match.end(2)
+    return "".join(pieces), suffix
+
+
+def function_complexity(path: str, text: str) -> list[FunctionCI]:
+    """Functions of one file with their ESLint-style complexity; NotAnalysable on failure.
+
+    A file with `function` or `=>` in its code where lizard finds no function at all is
+    reported as not analysable rather than as 0.
+    """
+    suffix = "." + path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if suffix in (".vue", ".html", ".htm"):
+        code, read_as = _blank_outside_scripts(text)
+    elif suffix == ".java":
+        code, read_as = text, ".java"
+    elif suffix in _JS_FAMILY:
+        code, read_as = text, _JS_FAMILY[suffix]
+    else:
+        raise NotAnalysable(f"no complexity reader for {suffix or 'files without extension'}")
+    try:
+        info = _analyser(read_as == ".java").analyze_source_code("code" + read_as, code)
+    except Exception as exc:  # lizard raises IndexError and others on input it cannot read
+        raise NotAnalysable(f"lizard failed: {type(exc).__name__}: {exc}") from None
+    functions = [
+        FunctionCI(fn.name.replace(_ACCESSOR_SENTINEL, ""), fn.start_line, fn.cyclomatic_complexity)
+        for fn in info.function_list
+    ]
+    if not functions and read_as != ".java":
+        hints = len(_FUNCTION_HINT.findall(_strip_comments_and_strings(code)))
+        if hints:
+            raise NotAnalysable(
+                f"lizard found no function, but the code has {hints} function syntax"
+            )
+    return functions
+
+
+def _strip_comments_and_strings(code: str) -> str:
+    return re.sub(r"//[^\n]*|/\*.*?\*/|'[^'\n]*'|\"[^\"\n]*\"", "", code, flags=re.S)

@@ -1,0 +1,187 @@
+"""Per-answer code metrics: the workspace of an answer, similarity, GCI change,
+executability, and the sandbox the checkers run in."""
+
+from __future__ import annotations
+
+import sys
+from difflib import SequenceMatcher
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.evaluation import sandbox, syntax
+from pytest_llmbench.evaluation.workspace import answer_workspace, safe_path
+from pytest_llmbench.formats.dataset import Dataset, SourceFile
+from pytest_llmbench.metrics.answer import measure_answer, normalised, similarity
+from pytest_llmbench.metrics.complexity import measure
+
+MULTI_FILE = """Here is the app.
+
+### src/App.jsx
+```jsx
+export default function App({ items }) {
+  return <ul>{items.length > 0 && items.map((i) => <li key={i}>{i}</li>)}</ul>;
+}
+```
+
+**src/api.js**
+```javascript
+export async function load(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(r.statusText);
+  return r.json();
+}
+```
+
+```js
+// /etc/passwd
+const stolen = 1;
+```
+
+```python title="../../outside.py"
+print("hi")
+```
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("src/App.tsx", ("src/App.tsx", None)),
+        ("./src//a/../App.tsx", ("src/App.tsx", None)),
+        ("src\\\\App.tsx", ("src/App.tsx", None)),
+        ("/etc/passwd", (None, "absolute path")),
+        ("C:\\\\x.js", (None, "absolute path")),
+        ("~/x.js", (None, "absolute path")),
+        ("../x.js", (None, "climbs out of the workspace with '..'")),
+        ("a/../../x.js", (None, "climbs out of the workspace with '..'")),
+    ],
+)
+def test_safe_path(path: str, expected: tuple[str | None, str | None]) -> None:
+    assert safe_path(path.replace("\\\\", "\\")) == expected
+
+
+def test_workspace_names_files_and_rejects_escapes(tmp_path: Path) -> None:
+    workspace = answer_workspace(MULTI_FILE)
+    assert [f.label for f in workspace.files] == [
+        "src/App.jsx",
+        "src/api.js",
+        "block 3 (javascript)",
+        "block 4 (python)",
+    ]
+    assert workspace.rejected == (
+        ("/etc/passwd", "absolute path"),
+        ("../../outside.py", "climbs out of the workspace with '..'"),
+    )
+    with workspace.on_disk() as root:
+        written = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+        assert written == ["src/App.jsx", "src/api.js"]
+    assert not root.exists()
+
+
+def test_a_path_given_twice_is_the_later_block() -> None:
+    answer = "`a.py`:\n```python\nx = 1\n```\nFixed:\n\n`a.py`:\n```python\nx = 2\n```\n"
+    (only,) = answer_workspace(answer).files
+    assert (only.path, only.code) == ("a.py", "x = 2")
+
+
+def test_similarity_pins_argument_order_and_autojunk() -> None:
+    reference, answer = "abcd" * 60 + "xyz", "xyz" + "abce" * 40
+    assert similarity(reference, answer) == (
+        SequenceMatcher(None, reference, answer, autojunk=False).ratio()
+    )
+    # Both pins matter: the default autojunk and the swapped order give other figures.
+    long_ref = "\n".join(f"line {i % 7} value" for i in range(400))
+    long_ans = "\n".join(f"line {i % 5} value" for i in range(300))
+    assert similarity(long_ref, long_ans) != SequenceMatcher(None, long_ref, long_ans).ratio()
+    assert similarity("abcde", "eabcd") == pytest.approx(0.8)
+    assert normalised(0.8, 0.5) == pytest.approx(0.6)
+    assert normalised(0.4, 0.5) == pytest.approx(-0.2)
+    assert normalised(0.9, 1.0) is None
+
+
+def _dataset(code: str) -> Dataset:
+    return Dataset("Mini", "javascript", Path("."), "JS", "d", (SourceFile("src/app.js", code),))
+
+
+def test_measure_answer_compares_code_against_the_do_nothing_answer() -> None:
+    original = "export function add(a, b) {\n  return a + b;\n}\n"
+    dataset = _dataset(original)
+    reference = (
+        "```js\nexport function add(a, b) {\n  return a + b;\n}\n"
+        "export function greet(name) {\n  return name ? `Hello ${name}` : 'Hello';\n}\n```"
+    )
+    metrics = measure_answer(reference, reference, dataset, measure(dataset.files))
+    assert metrics.similarity == 1.0 and metrics.similarity_normalised == 1.0
+    echo = measure_answer(f"```js\n{original}```", reference, dataset, measure(dataset.files))
+    assert echo.similarity == echo.similarity_baseline
+    assert echo.similarity_normalised == 0.0
+    # Input: CI 1 over 3 lines; reference: CI 1 + 2 over 6 lines.
+    assert (metrics.ci, metrics.loc, metrics.gci, metrics.input_gci) == (3, 6, 0.5, 0.3333)
+    assert metrics.gci_change == pytest.approx(0.1667)
+    assert metrics.executability == 1.0 and [c.status for c in metrics.syntax] == ["pass"]
+
+
+def test_measure_answer_without_reference_or_code_is_unscored_not_zero() -> None:
+    metrics = measure_answer("Just prose, no code.", None, None, None)
+    assert metrics.similarity is None and metrics.similarity_normalised is None
+    assert metrics.similarity_reason == "the scenario has no reference answer for this dataset"
+    assert (metrics.ci, metrics.gci, metrics.gci_change, metrics.executability) == (
+        None,
+        None,
+        None,
+        None,
+    )
+    assert metrics.executability_reason == "no checkable code"
+
+
+def test_prose_reference_compares_whole_texts_against_empty_baseline() -> None:
+    metrics = measure_answer("The app adds numbers.", "The app adds two numbers.", None, None)
+    assert metrics.similarity_baseline == 0.0
+    assert metrics.similarity == metrics.similarity_normalised
+    assert metrics.similarity == round(
+        similarity("The app adds two numbers.", "The app adds numbers."), 4
+    )
+
+
+def test_executability_counts_checked_files_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    answer = MULTI_FILE + "\n```ts\nconst a: number = ;\n```\n"
+    metrics = measure_answer(answer, None, None, None)
+    statuses = {c.path: c.status for c in metrics.syntax}
+    assert statuses == {
+        "src/App.jsx": "pass",
+        "src/api.js": "pass",
+        "block 3 (javascript)": "pass",
+        "block 4 (python)": "pass",
+        "block 5 (typescript)": "fail",
+    }
+    assert metrics.executability == pytest.approx(4 / 5)
+    assert metrics.rejected_paths == [
+        "/etc/passwd: absolute path",
+        "../../outside.py: climbs out of the workspace with '..'",
+    ]
+    # Without esbuild the JSX and TypeScript files are not checked and leave the fraction.
+    real_tool = syntax._tool
+    monkeypatch.setattr(
+        syntax, "_tool", lambda kind: None if kind == "esbuild" else real_tool(kind)
+    )
+    syntax._check_cached.cache_clear()
+    metrics = measure_answer(answer, None, None, None)
+    syntax._check_cached.cache_clear()
+    assert metrics.executability == 1.0
+    assert sum(c.status == "not checked" for c in metrics.syntax) == 2
+
+
+def test_sandbox_limits_time_memory_and_network(tmp_path: Path) -> None:
+    slow = sandbox.run([sys.executable, "-c", "import time; time.sleep(5)"], tmp_path, timeout=0.5)
+    assert slow.timed_out
+    hungry = sandbox.run(
+        [sys.executable, "-c", "x = bytearray(400 * 1024 * 1024)"], tmp_path, memory_mb=200
+    )
+    assert hungry.returncode != 0 and "MemoryError" in hungry.stderr
+    where = sandbox.run([sys.executable, "-c", "import os; print(os.getcwd())"], tmp_path)
+    assert Path(where.stdout.strip()).resolve() == tmp_path.resolve()
+    if sandbox.network_isolation() == "unshare":
+        probe = "import socket; print(socket.if_nameindex())"
+        interfaces = sandbox.run([sys.executable, "-c", probe], tmp_path)
+        assert interfaces.stdout.strip() == "[(1, 'lo')]"

@@ -1,0 +1,205 @@
+"""Complexity counted the ESLint way, lizard's gaps, radon for Python, the disk cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.formats.dataset import SourceFile
+from pytest_llmbench.metrics.complexity import (
+    cached_measure,
+    measure,
+    measure_file,
+)
+
+
+def _functions(path: str, code: str) -> dict[str, int]:
+    figures = measure_file(path, code)
+    assert figures is not None and figures.error is None, figures
+    return {f.name: f.ci for f in figures.functions}
+
+
+# Each snippet: hand-counted ESLint v9 complexity of its one function `f`.
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("return 1;", 1),
+        ("if (a) {} else if (b) {} else {}", 3),  # if + else if; else adds nothing
+        ("return a ? 1 : 2;", 2),
+        ("return a?1:2;", 2),  # lizard glues `a?` into one token
+        ("return a && b || c ?? d;", 4),
+        ("a &&= 1; b ||= 2; c ??= 3;", 4),
+        ("for (;;) {} for (const k in o) {} for (const v of l) {}", 4),
+        ("while (a) {} do {} while (b);", 3),
+        ("switch (x) { case 1: case 2: break; default: break; }", 3),  # default not counted
+        ("try { g(); } catch (e) {} finally {}", 2),
+        ("return a?.b?.(c)?.[0];", 4),  # each ?. counts
+        ("const { p = 1, q: [r = 2] } = o;", 3),  # destructuring defaults
+    ],
+)
+def test_eslint_decision_points(body: str, expected: int) -> None:
+    assert _functions("f.js", f"function f(a, b) {{ {body} }}\n") == {"f": expected}
+
+
+def test_default_parameters_count() -> None:
+    assert _functions("f.js", "function f(a = 1, { b = 2 }) { return a; }") == {"f": 3}
+
+
+def test_nested_functions_are_counted_separately() -> None:
+    code = """function outer(a) {
+  if (a) { a = 0; }
+  function inner(b) { if (b) { return 1; } return b || 2; }
+  const arrow = (x) => x && a;
+  return [1, 2].map((x) => (x > 1 ? x : 0));
+}
+"""
+    assert _functions("n.js", code) == {"outer": 2, "inner": 3, "arrow": 2, "(anonymous)": 2}
+
+
+def test_class_methods_and_jsx_logical_and() -> None:
+    code = """class List extends React.Component {
+  load() { if (this.props.url) { fetch(this.props.url); } }
+  render() {
+    return <ul>{this.state.items.length > 0 && this.state.items.map((i) => <li key={i}>{i}</li>)}</ul>;
+  }
+}
+"""
+    assert _functions("l.jsx", code) == {"load": 2, "render": 2, "(anonymous)": 1}
+
+
+def test_typescript_optional_names_are_not_ternaries() -> None:
+    code = "function f(a?: number, b = 2): number { return a ? a : b; }\n"
+    assert _functions("f.ts", code) == {"f": 3}
+
+
+# lizard gap 1: a method named get(...) hid the class's other methods.
+def test_method_named_get_keeps_the_other_methods() -> None:
+    code = """class Store {
+  get(key) { return this.map[key]; }
+  set(key, value) { if (key) { this.map[key] = value; } }
+  has(key) { return key in this.map; }
+  get size() { return this.count ?? 0; }
+}
+"""
+    assert _functions("s.js", code) == {"get": 1, "set": 2, "has": 1, "get size": 2}
+
+
+# lizard gap 2: a typed arrow component was not found.
+def test_typed_arrow_component_is_found() -> None:
+    code = """import React from 'react';
+type P = { name?: string };
+const Hello: React.FC<P> = ({ name }) => {
+  return <p>{name ? `Hi ${name}` : 'Hi'}</p>;
+};
+export default Hello;
+"""
+    assert _functions("h.tsx", code) == {"Hello": 2}
+
+
+# lizard gap 3: `>` in a template attribute gave 0 functions for the whole file.
+def test_vue_script_is_analysed_alone_with_its_line_numbers() -> None:
+    code = """<template>
+  <p :title="a > b ? 'x' : 'y'" v-if="count > 0">{{ count }}</p>
+</template>
+<script setup lang="ts">
+import { ref } from 'vue';
+const count = ref(0);
+function add(step: number) { if (step > 1) { count.value += step; } }
+</script>
+"""
+    figures = measure_file("C.vue", code)
+    assert figures is not None and figures.error is None
+    assert [(f.name, f.line, f.ci) for f in figures.functions] == [("add", 7, 2)]
+    assert figures.loc == 8
+
+
+def test_inline_html_script_counts_and_markup_counts_towards_loc() -> None:
+    code = (
+        "<html>\n<body>\n<script>\nfunction go(a) { return a || 1; }\n</script>\n"
+        '<script src="x.js"></script>\n</body>\n</html>\n'
+    )
+    figures = measure_file("index.html", code)
+    assert figures is not None
+    assert (figures.loc, figures.ci, [f.line for f in figures.functions]) == (8, 2, [4])
+
+
+def test_file_lizard_cannot_read_is_listed_not_counted_as_zero() -> None:
+    # An object method whose name is a string key with a get prefix confuses nothing,
+    # but code lizard finds no function in, despite the `function` keyword, is reported.
+    broken = "const x = function"  # a function expression cut off
+    figures = measure(
+        (SourceFile("ok.js", "function f(a) { return a && 1; }\n"), SourceFile("bad.js", broken))
+    )
+    assert (figures.ci, figures.loc, figures.functions) == (2, 1, 1)
+    (bad,) = figures.unanalysed
+    assert bad.path == "bad.js" and "no function" in (bad.error or "")
+
+
+def test_python_by_radon_with_closures_and_methods_separate() -> None:
+    code = """def f(a):
+    if a and a > 1:
+        return 1
+    def g(x):
+        return 2 if x else 3
+    return g
+
+
+class C:
+    def m(self, items):
+        for item in items:
+            print(item)
+"""
+    figures = measure_file("m.py", code)
+    assert figures is not None and figures.error is None
+    assert {f.name: f.ci for f in figures.functions} == {"f": 3, "g": 2, "m": 2}
+    assert figures.ci == 7 and figures.loc == 12 and figures.nloc == 10
+    assert figures.maintainability is not None and 0 < figures.maintainability <= 100
+    assert figures.halstead is not None and figures.halstead["volume"] > 0
+
+
+def test_python_syntax_error_is_unanalysed() -> None:
+    figures = measure_file("bad.py", "def f(:\n")
+    assert figures is not None and "line 1" in (figures.error or "")
+
+
+def test_files_outside_the_code_base_figures_are_skipped() -> None:
+    assert measure_file("style.css", "a { color: red; }") is None
+    figures = measure(
+        (
+            SourceFile("notes.txt", "x\n"),
+            SourceFile("a.java", "class A { int f(int a) { return a > 0 ? 1 : 0; } }"),
+        )
+    )
+    assert (figures.ci, figures.loc, figures.functions) == (2, 1, 1)
+
+
+def test_cache_is_reused_and_survives_a_corrupt_file(tmp_path: Path) -> None:
+    files = (SourceFile("a.js", "function f(a) { return a ? 1 : 2; }\n"),)
+    first = cached_measure(files, "abc", tmp_path)
+    (stored,) = (tmp_path / "complexity").glob("abc-*.json")
+    assert cached_measure(files, "abc", tmp_path) == first
+    stored.write_text("{not json")
+    assert cached_measure(files, "abc", tmp_path) == first
+    assert stored.read_text().startswith("{")
+    # The cache is keyed by content hash: another hash is measured afresh.
+    other = cached_measure((SourceFile("b.js", "const x = 1;\n"),), "def", tmp_path)
+    assert other.ci == 0 and other.loc == 1
+
+
+def test_the_lizard_gaps_worked_around_are_real() -> None:
+    """lizard on its own (1.24.3): the Vue file and the class with get() lose functions.
+    If this fails after a lizard upgrade, the gap is fixed there and the workaround in
+    lizard_ci.py may go."""
+    import lizard
+
+    vue = (
+        "<template>\n  <p :title=\"a > b ? 'x' : 'y'\">x</p>\n</template>\n"
+        '<script setup lang="ts">\nfunction add(a: number) { return a; }\n</script>\n'
+    )
+    store = "class S {\n  get(k) { return k; }\n  has(k) { return !!k; }\n}\n"
+    raw = lizard.analyze_file.analyze_source_code
+    assert raw("C.vue", vue).function_list == []
+    assert [f.name for f in raw("s.js", store).function_list] == []
+    assert [f.name for f in measure_file("C.vue", vue).functions] == ["add"]  # type: ignore[union-attr]
+    assert [f.name for f in measure_file("s.js", store).functions] == ["get", "has"]  # type: ignore[union-attr]
