@@ -1,0 +1,107 @@
+"""The one layer every model call goes through, whatever the model (offline, litellm, or
+one a plugin made): request cache -> budget -> per-model limiter -> retries -> the call.
+
+The pipeline and the models stay unaware of it: a ManagedModel is itself a Model.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from dataclasses import dataclass, field, replace
+
+from ..errors import BudgetExhausted, ModelError
+from ..models.base import Model, ModelReply, ModelRequest
+from .budget import Ledger, Prices, reply_cost
+from .cache import CacheMode, RequestCache, request_key
+from .limiter import AdaptiveLimiter
+from .retry import RetryPolicy, with_retries
+
+# Served first when calls wait for a slot: finishing started items beats starting new ones.
+PRIORITY = {"grader": 0, "evaluator": 1, "candidate": 2}
+
+
+@dataclass
+class ItemState:
+    """Per item, shared by all its calls (set in a context variable by the engine)."""
+
+    budget_stopped: bool = False
+
+
+CURRENT_ITEM: contextvars.ContextVar[ItemState | None] = contextvars.ContextVar(
+    "llmbench_item", default=None
+)
+
+
+@dataclass
+class Services:
+    """What the managed models of one process share."""
+
+    concurrency: int
+    retry: RetryPolicy
+    cache_mode: CacheMode = "off"
+    cache: RequestCache | None = None
+    ledger: Ledger | None = None
+    prices: Prices = field(default_factory=dict)
+    limiters: dict[str, AdaptiveLimiter] = field(default_factory=dict)
+
+    def limiter(self, model: str) -> AdaptiveLimiter:
+        if model not in self.limiters:
+            self.limiters[model] = AdaptiveLimiter(self.concurrency)
+        return self.limiters[model]
+
+    def check_budget(self) -> None:
+        if self.ledger is not None and self.ledger.exhausted():
+            state = CURRENT_ITEM.get()
+            if state is not None:
+                state.budget_stopped = True
+            raise BudgetExhausted(
+                f"budget of {self.ledger.budget_usd:g} USD spent (--llm-budget-usd)"
+            )
+
+
+class ManagedModel:
+    def __init__(self, inner: Model, services: Services) -> None:
+        self.inner = inner
+        self.services = services
+        self.name = inner.name
+        self.offline = inner.offline
+        self.api_base: str | None = getattr(inner, "api_base", None)
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        services = self.services
+        # Offline models answer instantly from the task itself: nothing to cache or to pay.
+        cache = None if self.offline else services.cache
+        key = request_key(self.name, self.api_base, request) if cache is not None else ""
+        if cache is not None and services.cache_mode in ("on", "replay"):
+            hit = cache.get(key)
+            if hit is not None:
+                return replace(hit, extra={**hit.extra, "cached": True})
+            if services.cache_mode == "replay":
+                raise ModelError(
+                    f"{self.name} ({request.role}): no cached reply for this request "
+                    "(--llm-cache=replay makes no calls; record it first with --llm-cache=on)"
+                )
+        limiter = services.limiter(self.name)
+        retries = 0
+
+        async def once() -> ModelReply:
+            async with limiter.slot(PRIORITY.get(request.role, 2)):
+                services.check_budget()  # checked as the call starts, after any wait
+                reply = await self.inner.complete(request)
+            limiter.succeeded()
+            return reply
+
+        def count_retry() -> None:
+            nonlocal retries
+            retries += 1
+
+        reply = await with_retries(
+            once, services.retry, on_rate_limit=limiter.rate_limited, on_retry=count_retry
+        )
+        cost = reply_cost(self.name, reply, services.prices)
+        reply = replace(reply, cost_usd=cost, extra={**reply.extra, "retries": retries})
+        if services.ledger is not None and cost:
+            services.ledger.add(cost)
+        if cache is not None:
+            cache.put(key, reply)
+        return reply
