@@ -69,7 +69,8 @@ def test_scenario(llmbench_result: ItemResult) -> None:
 
 class ScenarioItem(pytest.Function):
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, self.name
+        # A line number is required when a fixture skips the item (resume, budget).
+        return self.path, 0, self.name
 
 
 class ScenarioFile(pytest.File):

@@ -63,6 +63,8 @@ class ServerPolicy:
     logprobs: bool = True
     evaluator_form: str = "json"
     status: Callable[[str, int], int] = lambda role, n: 200
+    # When set, decides the status from the request body instead (None: ask `status`).
+    status_of_request: Callable[[dict[str, Any]], int | None] = lambda body: None
     retry_after: str | None = None
     latency: float = 0.0
 
@@ -133,7 +135,8 @@ class FakeLLMServer:
         with self._lock:
             self.calls[role] = self.calls.get(role, 0) + 1
             n = self.calls[role]
-        return self.policy.status(role, n)
+        by_body = self.policy.status_of_request(body)
+        return by_body if by_body is not None else self.policy.status(role, n)
 
     def reply(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body.get("messages", [])

@@ -6,6 +6,7 @@ The pipeline and the models stay unaware of it: a ManagedModel is itself a Model
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 from dataclasses import dataclass, field, replace
 
@@ -43,6 +44,8 @@ class Services:
     ledger: Ledger | None = None
     prices: Prices = field(default_factory=dict)
     limiters: dict[str, AdaptiveLimiter] = field(default_factory=dict)
+    # Cache key -> the call answering it right now: an identical request waits for it.
+    in_flight: dict[str, asyncio.Future[ModelReply]] = field(default_factory=dict)
 
     def limiter(self, model: str) -> AdaptiveLimiter:
         if model not in self.limiters:
@@ -81,6 +84,31 @@ class ManagedModel:
                     f"{self.name} ({request.role}): no cached reply for this request "
                     "(--llm-cache=replay makes no calls; record it first with --llm-cache=on)"
                 )
+        if cache is None:
+            return await self._call(request)
+        running = services.in_flight.get(key)
+        if running is not None:
+            reply = await asyncio.shield(running)
+            return replace(reply, extra={"cached": True})
+        future: asyncio.Future[ModelReply] = asyncio.get_running_loop().create_future()
+        services.in_flight[key] = future
+        try:
+            reply = await self._call(request)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: no "never retrieved" warning when nobody waits
+            raise
+        finally:
+            del services.in_flight[key]
+        future.set_result(reply)
+        cache.put(key, reply)
+        return reply
+
+    async def _call(self, request: ModelRequest) -> ModelReply:
+        services = self.services
         limiter = services.limiter(self.name)
         retries = 0
 
@@ -102,6 +130,4 @@ class ManagedModel:
         reply = replace(reply, cost_usd=cost, extra={**reply.extra, "retries": retries})
         if services.ledger is not None and cost:
             services.ledger.add(cost)
-        if cache is not None:
-            cache.put(key, reply)
         return reply
