@@ -64,7 +64,9 @@ def run_plugin(
     out = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if out.returncode not in (0, 1):
-        raise SystemExit(f"pytest failed ({out.returncode}):\n{out.stdout[-3000:]}{out.stderr[-3000:]}")
+        raise SystemExit(
+            f"pytest failed ({out.returncode}):\n{out.stdout[-3000:]}{out.stderr[-3000:]}"
+        )
     span = (server.last_at - server.first_at) if server.first_at and server.last_at else None
     board = json.loads((project / "reports" / "leaderboard.json").read_text())
     return wall, server.total_calls() - before, span, board["leaderboard"]["models"][0]

@@ -22,7 +22,9 @@ def reply_cost(model: str, reply: ModelReply, prices: Prices) -> float | None:
     """USD of one reply: the configured price if any, else litellm's; None when unknown."""
     if model in prices:
         per_in, per_out = prices[model]
-        return ((reply.prompt_tokens or 0) * per_in + (reply.completion_tokens or 0) * per_out) / 1e6
+        return (
+            (reply.prompt_tokens or 0) * per_in + (reply.completion_tokens or 0) * per_out
+        ) / 1e6
     return reply.cost_usd
 
 

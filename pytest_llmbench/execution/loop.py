@@ -24,9 +24,7 @@ def background_loop() -> asyncio.AbstractEventLoop:
     with _lock:
         if _loop is None:
             loop = asyncio.new_event_loop()
-            thread = threading.Thread(
-                target=loop.run_forever, name="llmbench-loop", daemon=True
-            )
+            thread = threading.Thread(target=loop.run_forever, name="llmbench-loop", daemon=True)
             thread.start()
             _loop = loop
         return _loop

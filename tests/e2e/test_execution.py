@@ -55,7 +55,9 @@ def test_calls_of_many_items_overlap_within_the_limit_and_none_is_made_twice(
     _project(pytester.path, 8)
     llm_server.policy.latency = 0.2
     extra = ["-n", str(workers)] if workers else []
-    result = pytester.runpytest(*_args(llm_server, "--llm-concurrency=4", "--llm-cache=off"), *extra)
+    result = pytester.runpytest(
+        *_args(llm_server, "--llm-concurrency=4", "--llm-cache=off"), *extra
+    )
     result.assert_outcomes(passed=8)
     peak = llm_server.peak_in_flight["m"]  # litellm sends the name without "openai/"
     # More than one item's calls were in flight at once, never more than the limit.
@@ -71,7 +73,9 @@ def test_failed_calls_are_retried_honouring_retry_after(
 ) -> None:
     _project(pytester.path, 1)
     llm_server.policy.retry_after = "0.3"
-    llm_server.policy.status = lambda role, n: {1: 429, 2: 500}.get(n, 200) if role == "candidate" else 200
+    llm_server.policy.status = lambda role, n: (
+        {1: 429, 2: 500}.get(n, 200) if role == "candidate" else 200
+    )
     start = time.monotonic()
     result = pytester.runpytest(*_args(llm_server))
     result.assert_outcomes(passed=1)
