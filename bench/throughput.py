@@ -95,6 +95,10 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=32)
     args = parser.parse_args()
     server = FakeLLMServer().start()
+    # Each item's answer names its prompt, so no two items send the judge the same request.
+    server.policy.candidate = lambda body: (
+        f"```js\n// {body['messages'][-1]['content'].splitlines()[0]}\nconsole.log('hi');\n```\n"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         server.policy.latency = args.latency
         for label, extra in (("no xdist", ()), ("-n 2", ("-n", "2"))):

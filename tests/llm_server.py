@@ -24,6 +24,7 @@ import json
 import math
 import re
 import threading
+import zlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -209,7 +210,8 @@ class FakeLLMServer:
                         "criterion": text,
                         "passed": ok,
                         "confidence": 90,
-                        "explanation": "server verdict",
+                        # Names the answer, so reports on different answers differ.
+                        "explanation": f"server verdict on answer {zlib.crc32(answer.encode()):08x}",
                     }
                     for sid, text, ok in verdicts
                 ]
