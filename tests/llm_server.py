@@ -24,8 +24,8 @@ import json
 import math
 import re
 import threading
-import zlib
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer

