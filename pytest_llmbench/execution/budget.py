@@ -36,6 +36,7 @@ class Ledger:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(folder / LEDGER_FILE, timeout=30.0, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("CREATE TABLE IF NOT EXISTS spend (run TEXT NOT NULL, usd REAL NOT NULL)")
         self._db.commit()
 

@@ -74,6 +74,8 @@ class RequestCache:
             db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA busy_timeout=30000")
+            # No fsync per commit (WAL stays consistent; a power cut may lose the last replies).
+            db.execute("PRAGMA synchronous=NORMAL")
             db.execute(
                 "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)"
             )
