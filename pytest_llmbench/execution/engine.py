@@ -64,18 +64,23 @@ class Engine:
             self._models[name] = ManagedModel(self._make_model(name), self.services)
         return self._models[name]
 
-    def start(self, jobs: Iterable[Job]) -> None:
+    def start(self, jobs: Iterable[Job], *, eager: bool = True) -> None:
         """Start the pipelines of these items (in this order) on the background loop."""
         for job in jobs:
             if job.nodeid in self._futures:
                 continue
             # Models are made here, on the main thread: the hook may run user code.
-            model = self.model(job.model)
-            setup = self._judge_setup()
+            try:
+                model = self.model(job.model)
+                setup = self._judge_setup()
+            except Exception:
+                if not eager:
+                    raise
+                continue  # raised again in the item's own fixture, where it is that item's error
             self._futures[job.nodeid] = submit(self._run(job.case, model, setup))
 
     def result(self, job: Job) -> ItemResult:
-        self.start([job])
+        self.start([job], eager=False)
         return self._futures.pop(job.nodeid).result()
 
     def _judge_setup(self) -> JudgeSetup:

@@ -237,3 +237,18 @@ def test_budget_counts_judge_cost_apart_and_lets_items_finish_within_it(
         expected = (candidate["prompt_tokens"] * 1 + candidate["completion_tokens"] * 2) / 1e6
         assert item["candidate_usage"]["cost_usd"] == pytest.approx(expected)
         assert item["judge_usage"]["cost_usd"] > 0
+
+
+def test_a_model_hook_that_raises_errors_its_items_only(pytester: pytest.Pytester) -> None:
+    write_project(pytester.path)
+    pytester.makeconftest(
+        """
+        def pytest_llmbench_make_model(name, settings):
+            if name == "openai/broken":
+                raise RuntimeError("no such deployment")
+        """
+    )
+    result = pytester.runpytest("--llm-model=llmbench/reference,openai/broken")
+    result.assert_outcomes(passed=2, errors=2)
+    assert "INTERNALERROR" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["*RuntimeError: no such deployment*"])
