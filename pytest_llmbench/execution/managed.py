@@ -51,12 +51,17 @@ class Services:
 
     def check_budget(self) -> None:
         if self.ledger is not None and self.ledger.exhausted():
-            state = CURRENT_ITEM.get()
-            if state is not None:
-                state.budget_stopped = True
+            budget_stopped()
             raise BudgetExhausted(
                 f"budget of {self.ledger.budget_usd:g} USD spent (--llm-budget-usd)"
             )
+
+
+def budget_stopped() -> None:
+    """Mark the current item as stopped by the budget (it is then skipped, not an error)."""
+    state = CURRENT_ITEM.get()
+    if state is not None:
+        state.budget_stopped = True
 
 
 class ManagedModel:
@@ -85,7 +90,11 @@ class ManagedModel:
             return await self._call(request)
         running = services.in_flight.get(key)
         if running is not None:
-            reply = await asyncio.shield(running)
+            try:
+                reply = await asyncio.shield(running)
+            except BudgetExhausted:
+                budget_stopped()
+                raise
             return replace(reply, extra={"cached": True})
         future: asyncio.Future[ModelReply] = asyncio.get_running_loop().create_future()
         services.in_flight[key] = future
