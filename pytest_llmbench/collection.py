@@ -79,7 +79,8 @@ def test_scenario(llmbench_result: ItemResult, request: pytest.FixtureRequest) -
 
 class ScenarioItem(pytest.Function):
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        # A line number (0: the file's top) is required by node.warn(), e.g. from junitxml.
+        # A line number (0: the file's top) is required by node.warn() (e.g. from junitxml)
+        # and when a fixture skips the item (resume, budget).
         return self.path, 0, self.name
 
 

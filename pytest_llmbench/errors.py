@@ -5,6 +5,7 @@ LLMBenchError
 ├── FormatError        a malformed scenario, dataset or criteria file; names file and field
 └── RunError           a failure while running an item (the item becomes an error)
     ├── ModelError     a model call failed (network, provider, timeout, bad reply)
+    ├── BudgetExhausted  --llm-budget-usd is spent; the item is skipped
     └── JudgeError     an evaluator or grader reply could not be used
 
 Messages are one line that says what was wrong, where, and what is accepted.
@@ -39,7 +40,29 @@ class RunError(LLMBenchError):
 
 
 class ModelError(RunError):
-    """A model call failed: provider error, network error, timeout, empty reply."""
+    """A model call failed: provider error, network error, timeout, empty reply.
+
+    `retryable` marks failures worth another try (429, 5xx, timeouts, dropped
+    connections); `status` is the HTTP status when there was one, and `retry_after`
+    the seconds the provider asked us to wait.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool = False,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.status = status
+        self.retry_after = retry_after
+
+
+class BudgetExhausted(RunError):
+    """--llm-budget-usd is spent: no new call starts, remaining items are skipped."""
 
 
 class JudgeError(RunError):

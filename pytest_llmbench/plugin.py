@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
 
-from . import hookspecs
-from .collection import CASE_KEY, ScenarioFile, is_scenario_file, register_markers
+from . import hookspecs, runner
+from .collection import ScenarioFile, is_scenario_file, register_markers
+from .execution.partition import XdistPartition, note_dist_choice
+from .execution.resume import RESUME_REASON, finished_results
 from .models.base import Model
 from .models.registry import make_model
 from .reporting.collector import ReportCollector
-from .reporting.writer import JSON_REPORT
+from .reporting.writer import JSON_REPORT, RESULTS
 from .results import PROPERTY_KEY, ItemResult
-from .settings import SETTINGS_KEY, Settings, add_options, resolve, settings_of
+from .settings import SETTINGS_KEY, Settings, add_options, resolve
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -22,6 +25,12 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+
+
+@pytest.hookimpl(wrapper=True)  # before xdist turns a bare -n into --dist=load
+def pytest_cmdline_main(config: pytest.Config) -> Generator[None, object, object]:
+    note_dist_choice(config)
+    return (yield)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-json-report reads its options
@@ -34,8 +43,20 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.json_report = True
         config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
     if not hasattr(config, "workerinput"):
-        collector = ReportCollector(config, settings, owns_json_report)
+        previous = finished_results(settings.report_dir / RESULTS) if settings.resume else {}
+        config.stash[runner.RESUMED_KEY] = set(previous)
+        collector = ReportCollector(config, settings, owns_json_report, previous)
         config.pluginmanager.register(collector, "llmbench-report")
+        if config.pluginmanager.hasplugin("xdist"):
+            config.pluginmanager.register(XdistPartition(sorted(previous)), "llmbench-xdist")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    runner.start(session)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    runner.close(config)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -51,13 +72,15 @@ def pytest_llmbench_make_model(name: str, settings: Settings) -> Model:
 
 @pytest.fixture
 def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
-    """Runs the item's scenario x dataset x model and records the result on the report."""
-    from .runner import run
-
-    case, model = request.node.stash[CASE_KEY]
-    result = run(request.config, settings_of(request.config), case, model)
+    """The item's scenario x dataset x model result (run on the background loop), recorded
+    on the report."""
+    if request.node.nodeid in runner.resumed(request.config):
+        pytest.skip(RESUME_REASON)  # its stored result is already in the report
+    result = runner.run(request.node)
     # What record_property does, without its per-item warning under junit_family=xunit2.
     request.node.user_properties.append((PROPERTY_KEY, result.model_dump(mode="json")))
     if result.status == "error":
         pytest.fail(result.reason or "error", pytrace=False)  # in setup: an error, not a failure
+    if result.status == "skipped":
+        pytest.skip(result.reason or "skipped")
     return result

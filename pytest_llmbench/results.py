@@ -34,7 +34,8 @@ class CallRecord(Schema):
         default=None, description="null when litellm does not know the price"
     )
     response: str = Field(default="", description="the reply text")
-    cached: bool = False
+    cached: bool = Field(default=False, description="the reply came from the request cache")
+    retries: int = Field(default=0, description="failed tries before this reply (429, 5xx, ...)")
 
 
 class Verdict(Schema):

@@ -1,35 +1,81 @@
-"""Running one collected item: build its models once per process and run the pipeline,
-whose result says "error" with the reason when a call failed."""
+"""The bridge between pytest and the engine: start this process's items when collection
+finishes, hand each item's fixture its own result, and close everything at the end."""
 
 from __future__ import annotations
 
-import asyncio
+from typing import Any
 
 import pytest
 
-from .evaluation.judging import JudgeSetup
-from .evaluation.pipeline import Case, Generation, run_item
-from .models.base import Model
+from .collection import CASE_KEY
+from .execution.engine import Engine, Job
+from .execution.partition import PARTITION_INPUT, RESUMED_INPUT, is_mine
 from .results import ItemResult
-from .settings import Settings
+from .settings import settings_of
 
-_MODELS_KEY = pytest.StashKey["dict[str, Model]"]()
-
-
-def model_for(config: pytest.Config, name: str, settings: Settings) -> Model:
-    cache = config.stash.setdefault(_MODELS_KEY, {})
-    if name not in cache:
-        cache[name] = config.hook.pytest_llmbench_make_model(name=name, settings=settings)
-    return cache[name]
+_ENGINE_KEY = pytest.StashKey[Engine]()
+RESUMED_KEY = pytest.StashKey["set[str]"]()
 
 
-def run(config: pytest.Config, settings: Settings, case: Case, model_name: str) -> ItemResult:
-    model = model_for(config, model_name, settings)
-    setup = JudgeSetup(
-        judges=tuple(model_for(config, j, settings) for j in settings.judges),
-        grader=model_for(config, settings.grader, settings) if settings.grader else None,
-        grader_samples=settings.grader_samples,
-        timeout=settings.timeout,
-    )
-    gen = Generation(settings.attempts, settings.temperature, settings.max_tokens, settings.timeout)
-    return asyncio.run(run_item(case, model, gen, setup))
+def _workerinput(config: pytest.Config) -> dict[str, Any] | None:
+    return getattr(config, "workerinput", None)
+
+
+def engine_of(config: pytest.Config) -> Engine:
+    if _ENGINE_KEY not in config.stash:
+        settings = settings_of(config)
+        winput = _workerinput(config) or {}
+        config.stash[_ENGINE_KEY] = Engine(
+            settings,
+            lambda name: config.hook.pytest_llmbench_make_model(name=name, settings=settings),
+            workers=int(winput.get("workercount", 1)),
+            run_id=winput.get("testrunuid"),
+        )
+    return config.stash[_ENGINE_KEY]
+
+
+def resumed(config: pytest.Config) -> set[str]:
+    """Items an earlier run already finished (empty unless --llm-resume)."""
+    if RESUMED_KEY not in config.stash:
+        winput = _workerinput(config) or {}
+        config.stash[RESUMED_KEY] = set(winput.get(RESUMED_INPUT, ()))
+    return config.stash[RESUMED_KEY]
+
+
+def _job(item: pytest.Item) -> Job:
+    case, model = item.stash[CASE_KEY]
+    return Job(item.nodeid, case, model)
+
+
+def start(session: pytest.Session) -> None:
+    """Start every item this process will run, unless it is only collecting."""
+    config = session.config
+    if config.option.collectonly or not any(CASE_KEY in i.stash for i in session.items):
+        return
+    winput = _workerinput(config)
+    done = resumed(config)
+    mine = [
+        item
+        for index, item in enumerate(session.items)
+        if CASE_KEY in item.stash
+        and item.nodeid not in done
+        and (
+            winput is None
+            or (
+                winput.get(PARTITION_INPUT)
+                and is_mine(index, winput["workerid"], int(winput["workercount"]))
+            )
+        )
+    ]
+    engine_of(config).start(_job(item) for item in mine)
+
+
+def run(item: pytest.Item) -> ItemResult:
+    return engine_of(item.config).result(_job(item))
+
+
+def close(config: pytest.Config) -> None:
+    engine = config.stash.get(_ENGINE_KEY, None)
+    if engine is not None:
+        engine.close()
+        del config.stash[_ENGINE_KEY]

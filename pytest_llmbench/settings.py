@@ -10,12 +10,13 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .execution.cache import CACHE_MODES, CacheMode
 from .models.offline import OFFLINE_ANSWERS
 from .models.registry import OFFLINE_PREFIX, is_offline
 from .reporting.formulas import FORMULAS
@@ -71,6 +72,41 @@ def _model_name(text: str) -> str:
     return name
 
 
+def _choice(*choices: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        value = str(text).strip().lower()
+        if value not in choices:
+            raise argparse.ArgumentTypeError(f"expected one of {'|'.join(choices)}, got {text!r}")
+        return value
+
+    return parse
+
+
+def _bool(text: str) -> bool:
+    value = str(text).strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def _price(text: str) -> tuple[str, float, float]:
+    """MODEL=IN/OUT in USD per million input/output tokens."""
+    model, sep, rates = str(text).strip().rpartition("=")
+    parts = rates.split("/")
+    try:
+        per_in, per_out = (float(p) for p in parts) if sep and len(parts) == 2 else ("", "")
+        if not model or per_in < 0 or per_out < 0:  # type: ignore[operator]
+            raise ValueError
+    except (ValueError, TypeError):
+        raise argparse.ArgumentTypeError(
+            f"expected MODEL=IN/OUT in USD per million input/output tokens "
+            f"(e.g. openai/my-model=0.15/0.60), got {text!r}"
+        ) from None
+    return model, float(per_in), float(per_out)
+
+
 def _text(text: str) -> str:
     value = str(text).strip()
     if not value:
@@ -94,6 +130,7 @@ class OptionSpec:
     default: Any
     help: str
     many: bool = False  # repeatable, and each value may be a comma list
+    switch: bool = False  # a switch on the command line (--llm-resume); true/false elsewhere
 
     @property
     def flag(self) -> str:
@@ -185,6 +222,59 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "fail items whose quality (Acc + Compl)/8, 0.25-1, is below this; quality does not "
         "depend on the other models, unlike the weighted score. Default: no gate",
     ),
+    OptionSpec(
+        "concurrency",
+        _int_at_least(1),
+        16,
+        "model calls in flight at once per model, over all xdist workers together. Default: 16",
+    ),
+    OptionSpec(
+        "max_retries",
+        _int_at_least(0),
+        5,
+        "retries of a call that failed with 429, 5xx, a timeout or a dropped connection. Default: 5",
+    ),
+    # The first backoff; tests make it small. Each retry doubles it (capped at 60 s), with jitter.
+    OptionSpec(
+        "retry_backoff",
+        _float_between(0.0, 60.0, open_low=True),
+        1.0,
+        "seconds before the first retry; doubles per retry, with jitter. Default: 1",
+    ),
+    OptionSpec(
+        "cache",
+        _choice(*CACHE_MODES),
+        "on",
+        "request cache: on (read and write), off, refresh (write only), "
+        "replay (read only, no network; a miss is an error). Default: on",
+    ),
+    OptionSpec(
+        "cache_dir",
+        _text,
+        ".llmbench_cache",
+        "folder of the request cache. Default: .llmbench_cache",
+    ),
+    OptionSpec(
+        "resume",
+        _bool,
+        False,
+        "skip items already finished in the report dir's results.jsonl; re-run errored ones",
+        switch=True,
+    ),
+    OptionSpec(
+        "budget_usd",
+        _float_between(0.0, None, open_low=True),
+        None,
+        "stop starting model calls once this many USD are spent; remaining items are skipped",
+    ),
+    OptionSpec(
+        "price",
+        _price,
+        [],
+        "price of a model litellm does not know: MODEL=IN/OUT in USD per million "
+        "input/output tokens; repeat or comma-separate",
+        many=True,
+    ),
 )
 
 
@@ -202,6 +292,14 @@ class Settings:
     report_dir: Path
     score_formula: str | None = None
     min_score: float | None = None
+    concurrency: int = 16
+    max_retries: int = 5
+    retry_backoff: float = 1.0
+    cache: CacheMode = "on"
+    cache_dir: Path = Path(".llmbench_cache")
+    resume: bool = False
+    budget_usd: float | None = None
+    prices: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 SETTINGS_KEY = pytest.StashKey[Settings]()
@@ -219,6 +317,11 @@ def add_options(parser: pytest.Parser) -> None:
         if spec.many:
             group.addoption(
                 spec.flag, dest=spec.dest, action="append", default=None, help=spec.help + extra
+            )
+        elif spec.switch:
+            group.addoption(
+                spec.flag, dest=spec.dest, action="store_const", const="true", default=None,
+                help=spec.help + extra,
             )
         else:
             group.addoption(spec.flag, dest=spec.dest, default=None, help=spec.help + extra)
@@ -256,7 +359,7 @@ def _value(config: pytest.Config, spec: OptionSpec) -> Any:
         if spec.many:
             values = _split(raw)
             if not values:
-                raise argparse.ArgumentTypeError("expected at least one model name")
+                raise argparse.ArgumentTypeError("expected at least one value")
             return list(dict.fromkeys(spec.parse(v) for v in values))
         return spec.parse(raw)
     except argparse.ArgumentTypeError as exc:
@@ -275,9 +378,8 @@ def resolve(config: pytest.Config) -> Settings:
         raise pytest.UsageError(
             "--llm-grader: needs at least one --llm-judge to grade the reports of"
         )
-    report_dir = Path(values["report_dir"])
-    if not report_dir.is_absolute():
-        report_dir = Path(config.invocation_params.dir) / report_dir
+    here = Path(config.invocation_params.dir)
+    report_dir = here / values["report_dir"]  # an absolute path stays as it is
     return Settings(
         models=tuple(values["model"]),
         judges=tuple(values["judge"]),
@@ -291,4 +393,12 @@ def resolve(config: pytest.Config) -> Settings:
         report_dir=report_dir,
         score_formula=values["score_formula"],
         min_score=values["min_score"],
+        concurrency=values["concurrency"],
+        max_retries=values["max_retries"],
+        retry_backoff=values["retry_backoff"],
+        cache=values["cache"],
+        cache_dir=here / values["cache_dir"],
+        resume=values["resume"],
+        budget_usd=values["budget_usd"],
+        prices={model: (per_in, per_out) for model, per_in, per_out in values["price"]},
     )

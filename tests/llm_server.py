@@ -11,6 +11,11 @@ Policies (all replaceable per test):
   logprobs                           whether grader replies carry top_logprobs
   evaluator_form                     "json", "markdown" or "garbage"
   status(role, n) -> int             HTTP status of the n-th call of a role (default 200)
+  retry_after                        Retry-After header (seconds) sent with a 429, or None
+  latency                            seconds each request takes before it is answered
+
+Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
+`peak_in_flight` per model name (the most requests of that model open at once).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import math
 import re
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -58,6 +64,10 @@ class ServerPolicy:
     logprobs: bool = True
     evaluator_form: str = "json"
     status: Callable[[str, int], int] = lambda role, n: 200
+    # When set, decides the status from the request body instead (None: ask `status`).
+    status_of_request: Callable[[dict[str, Any]], int | None] = lambda body: None
+    retry_after: str | None = None
+    latency: float = 0.0
 
 
 @dataclass
@@ -65,11 +75,16 @@ class FakeLLMServer:
     policy: ServerPolicy = field(default_factory=ServerPolicy)
     requests: list[dict[str, Any]] = field(default_factory=list)
     calls: dict[str, int] = field(default_factory=dict)
+    in_flight: dict[str, int] = field(default_factory=dict)
+    peak_in_flight: dict[str, int] = field(default_factory=dict)
+    # time.monotonic() of the first request received and of the last reply sent
+    first_at: float | None = None
+    last_at: float | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         handler = _handler_for(self)
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _Server(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     @property
@@ -83,6 +98,23 @@ class FakeLLMServer:
     def stop(self) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
+
+    def total_calls(self) -> int:
+        with self._lock:
+            return sum(self.calls.values())
+
+    def enter(self, model: str) -> None:
+        with self._lock:
+            self.first_at = self.first_at or time.monotonic()
+            self.in_flight[model] = self.in_flight.get(model, 0) + 1
+            self.peak_in_flight[model] = max(
+                self.peak_in_flight.get(model, 0), self.in_flight[model]
+            )
+
+    def leave(self, model: str) -> None:
+        with self._lock:
+            self.in_flight[model] -= 1
+            self.last_at = time.monotonic()
 
     def roles(self) -> list[str]:
         with self._lock:
@@ -104,7 +136,8 @@ class FakeLLMServer:
         with self._lock:
             self.calls[role] = self.calls.get(role, 0) + 1
             n = self.calls[role]
-        return self.policy.status(role, n)
+        by_body = self.policy.status_of_request(body)
+        return by_body if by_body is not None else self.policy.status(role, n)
 
     def reply(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body.get("messages", [])
@@ -177,7 +210,8 @@ class FakeLLMServer:
                         "criterion": text,
                         "passed": ok,
                         "confidence": 90,
-                        "explanation": "server verdict",
+                        # Names the answer, so reports on different answers differ.
+                        "explanation": f"server verdict on answer {zlib.crc32(answer.encode()):08x}",
                     }
                     for sid, text, ok in verdicts
                 ]
@@ -185,8 +219,15 @@ class FakeLLMServer:
         )
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # many concurrent clients connect at once
+
+
 def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as real providers do
+
         def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
             pass
 
@@ -196,6 +237,16 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self.send_error(404)
                 return
+            model = str(body.get("model", ""))
+            server.enter(model)
+            try:
+                if server.policy.latency:
+                    time.sleep(server.policy.latency)
+                self._answer(body)
+            finally:
+                server.leave(model)
+
+        def _answer(self, body: dict[str, Any]) -> None:
             status = server.status_for(body)
             if status != 200:
                 error = json.dumps(
@@ -203,6 +254,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 ).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
+                if status == 429 and server.policy.retry_after is not None:
+                    self.send_header("Retry-After", server.policy.retry_after)
                 self.send_header("Content-Length", str(len(error)))
                 self.end_headers()
                 self.wfile.write(error)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..formats.scenario import METRICS, CriterionStep, Metric
@@ -61,6 +61,8 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         latency_s=reply.latency_s,
         cost_usd=reply.cost_usd,
         response=reply.text,
+        cached=bool(reply.extra.get("cached", False)),
+        retries=int(reply.extra.get("retries", 0)),
     )
 
 
@@ -148,7 +150,9 @@ async def grade(
     # No token cap here: providers without logprobs include reasoning models, which spend
     # tokens thinking before they answer the digit.
     sample = ModelRequest(messages=messages, role="grader", temperature=1.0, timeout=setup.timeout)
-    replies = await asyncio.gather(*(grader.complete(sample) for _ in range(setup.grader_samples)))
+    replies = await asyncio.gather(
+        *(grader.complete(replace(sample, sample=i)) for i in range(setup.grader_samples))
+    )
     calls += [call_record("grader", r) for r in replies]
     grades = [g for g in (grade_from_text(r.text) for r in replies) if g is not None]
     if not grades:

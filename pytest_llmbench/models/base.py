@@ -36,6 +36,8 @@ class ModelRequest:
     top_logprobs: int | None = None
     task: TaskContext | None = None
     attempt: int = 1
+    # Which of several identical requests this is (grader samples); part of the cache key.
+    sample: int = 0
 
 
 @dataclass(frozen=True)

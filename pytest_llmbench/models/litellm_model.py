@@ -33,6 +33,37 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
 
 
+# litellm exception classes worth retrying even when they carry no HTTP status.
+_TRANSIENT = {"Timeout", "APIConnectionError", "ServiceUnavailableError", "InternalServerError"}
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    headers = getattr(exc, "litellm_response_headers", None)
+    if headers is None:
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+    value = headers.get("retry-after") if headers is not None else None
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:  # an HTTP date: rare enough to treat as "no hint"
+        return None
+
+
+def model_error(name: str, role: str, exc: BaseException) -> ModelError:
+    """A provider failure as a ModelError that says whether another try may succeed."""
+    status = getattr(exc, "status_code", None)
+    status = status if isinstance(status, int) else None
+    transient = type(exc).__name__ in _TRANSIENT or isinstance(
+        exc, TimeoutError | ConnectionError
+    )
+    retryable = transient or status in (408, 409, 429) or (status is not None and status >= 500)
+    return ModelError(
+        f"{name} ({role}): {_first_line(exc)}",
+        retryable=retryable,
+        status=status,
+        retry_after=_retry_after(exc),
+    )
+
+
 def _first_token_logprobs(choice: Any) -> list[tuple[str, float]] | None:
     logprobs = getattr(choice, "logprobs", None)
     content = getattr(logprobs, "content", None) if logprobs is not None else None
@@ -71,6 +102,8 @@ class LiteLLMModel:
             "timeout": request.timeout,
             # Providers that lack a parameter (logprobs, temperature on reasoning models) drop it.
             "drop_params": True,
+            # pytest-llmbench retries itself (execution/retry.py), with backoff across items.
+            "max_retries": 0,
         }
         if self.api_base:
             kwargs["api_base"] = self.api_base
@@ -91,7 +124,7 @@ class LiteLLMModel:
         try:
             response = await litellm.acompletion(**self._kwargs(request))
         except Exception as exc:  # litellm maps provider errors onto many exception types
-            raise ModelError(f"{self.name} ({request.role}): {_first_line(exc)}") from exc
+            raise model_error(self.name, request.role, exc) from exc
         latency = time.perf_counter() - start
         try:
             choice = response.choices[0]
@@ -99,10 +132,10 @@ class LiteLLMModel:
         except (AttributeError, IndexError) as exc:
             raise ModelError(f"{self.name} ({request.role}): reply has no message ({exc})") from exc
         usage = getattr(response, "usage", None)
-        try:
-            cost: float | None = float(litellm.completion_cost(completion_response=response))
-        except Exception:  # litellm raises when the model has no known price
-            cost = None
+        # litellm prices every reply as it logs it; None when the model has no known price.
+        hidden = getattr(response, "_hidden_params", None) or {}
+        cost = hidden.get("response_cost")
+        cost = float(cost) if isinstance(cost, int | float) else None
         return ModelReply(
             model=self.name,
             text=text,

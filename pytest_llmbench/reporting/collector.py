@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,18 +17,30 @@ import pytest
 from ..results import PROPERTY_KEY
 from ..settings import Settings
 from . import markdown
+from .usage import usage_lines
 from .writer import ResultsFile, publish
 
 
 class ReportCollector:
-    def __init__(self, config: pytest.Config, settings: Settings, owns_json_report: bool) -> None:
+    def __init__(
+        self,
+        config: pytest.Config,
+        settings: Settings,
+        owns_json_report: bool,
+        resumed: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
         self.config = config
         self.settings = settings
         # True when we switched pytest-json-report on ourselves (the user did not ask for it).
         self.owns_json_report = owns_json_report
         self.items: dict[str, dict[str, Any]] = {}
-        self.results_file: ResultsFile | None = ResultsFile(settings.report_dir)
+        results = ResultsFile(settings.report_dir)
+        self.results_file: ResultsFile | None = results
         self.document: dict[str, Any] | None = None
+        # --llm-resume: results finished by an earlier run count, and stay in results.jsonl.
+        for nodeid, result in (resumed or {}).items():
+            self.items[nodeid] = result
+            results.append(result)
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -52,7 +65,9 @@ class ReportCollector:
             self.results_file = None
         if not self.items or self.document is not None:
             return
-        settings = {k: str(v) if k == "report_dir" else v for k, v in asdict(self.settings).items()}
+        settings = {
+            k: str(v) if isinstance(v, Path) else v for k, v in asdict(self.settings).items()
+        }
         self.document = publish(
             self.settings.report_dir,
             list(self.items.values()),
@@ -80,3 +95,9 @@ class ReportCollector:
         for line in markdown.model_table(self.document["leaderboard"]):
             terminalreporter.write_line(line)
         terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
+        terminalreporter.section("llmbench usage")
+        for line in usage_lines(list(self.items.values())):
+            terminalreporter.write_line(line)
+        terminalreporter.section("llmbench usage")
+        for line in usage_lines(list(self.items.values())):
+            terminalreporter.write_line(line)

@@ -99,6 +99,12 @@ def test_missing_dataset_manifest(pytester: pytest.Pytester, project: Path) -> N
         (["--llm-judge=llmbench/echo"], {}, ["--llm-judge", "offline model and cannot judge"]),
         (["--llm-grader=openai/x"], {}, ["--llm-grader", "needs at least one --llm-judge"]),
         ([], {"LLMBENCH_ATTEMPTS": "-2"}, ["LLMBENCH_ATTEMPTS", "whole number >= 1"]),
+        (["--llm-concurrency=0"], {}, ["--llm-concurrency", "whole number >= 1"]),
+        (["--llm-max-retries=-1"], {}, ["--llm-max-retries", "whole number >= 0"]),
+        (["--llm-cache=maybe"], {}, ["--llm-cache", "on|off|refresh|replay", "'maybe'"]),
+        (["--llm-budget-usd=0"], {}, ["--llm-budget-usd", "> 0.0"]),
+        (["--llm-price=openai/x=1"], {}, ["--llm-price", "MODEL=IN/OUT", "'openai/x=1'"]),
+        ([], {"LLMBENCH_RESUME": "perhaps"}, ["LLMBENCH_RESUME", "true or false"]),
     ],
 )
 def test_bad_option_is_one_usage_error_line(
@@ -121,6 +127,13 @@ def test_bad_ini_value_names_the_ini_key(pytester: pytest.Pytester, project: Pat
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     _assert_one_line_error(result, "ini llm_max_tokens", "'lots'")
+
+
+def test_bad_ini_price_names_the_ini_key(pytester: pytest.Pytester, project: Path) -> None:
+    pytester.makeini("[pytest]\nllm_price = openai/a=1/2 openai/b=cheap/2\n")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    _assert_one_line_error(result, "ini llm_price", "'openai/b=cheap/2'")
 
 
 def test_cli_wins_over_env_and_ini(

@@ -1,0 +1,157 @@
+"""Throughput of the real plugin against the test suite's local OpenAI-compatible server.
+
+Builds a project of N scenario items (each: 1 candidate + 1 evaluator + 2 grader calls,
+all to one model so they share one concurrency limit), serves it with latency L per
+request, and prints calls made, wall time, the ideal time (calls x L / concurrency) and
+their ratio, with and without `-n 2`; a second, cached run's wall time and calls; the
+per-call overhead at L = 0 against plain httpx calls to the same server; and a run
+against a server that answers 30% of requests with 429 (Retry-After) or 500.
+
+    python bench/throughput.py [--items 60] [--latency 0.5] [--concurrency 32]
+
+"wall" is the whole pytest process (start-up, litellm import, collection included);
+"calls span" is from the server's first request received to its last reply sent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.conftest import EXPLAIN_SCENARIO, write_project  # noqa: E402
+from tests.llm_server import FakeLLMServer  # noqa: E402
+
+MODEL = "openai/bench"
+
+
+def make_project(root: Path, items: int) -> Path:
+    # Distinct prompts: identical requests would be answered once and then from the cache.
+    scenarios = {
+        f"explanation/Explain{i}.yaml": EXPLAIN_SCENARIO.replace(
+            "id: ExplainMini", f"id: Explain{i}"
+        ).replace("Explain this code.", f"Explain this code (variant {i}).")
+        for i in range(items)
+    }
+    return write_project(root, scenarios)
+
+
+def run_plugin(
+    project: Path, server: FakeLLMServer, concurrency: int, *extra: str
+) -> tuple[float, int, float | None, dict]:
+    """(wall s, server calls, calls span s, leaderboard summary) of one pytest run."""
+    before = server.total_calls()
+    server.first_at = server.last_at = None
+    cmd = [
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(project),
+        f"--llm-model={MODEL}", f"--llm-judge={MODEL}", f"--llm-api-base={server.base_url}",
+        "--llm-attempts=1", f"--llm-concurrency={concurrency}",
+        f"--llm-cache-dir={project / 'cache'}", f"--llm-report-dir={project / 'reports'}",
+        *extra,
+    ]  # fmt: skip
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    start = time.perf_counter()
+    out = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if out.returncode not in (0, 1):
+        raise SystemExit(
+            f"pytest failed ({out.returncode}):\n{out.stdout[-3000:]}{out.stderr[-3000:]}"
+        )
+    span = (server.last_at - server.first_at) if server.first_at and server.last_at else None
+    board = json.loads((project / "reports" / "leaderboard.json").read_text())
+    return wall, server.total_calls() - before, span, board["leaderboard"]["models"][0]
+
+
+async def plain_httpx(base_url: str, calls: int, concurrency: int) -> float:
+    import httpx
+
+    body = {"model": MODEL, "messages": [{"role": "user", "content": "Explain this code."}]}
+    limit = asyncio.Semaphore(concurrency)
+    async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
+
+        async def one() -> None:
+            async with limit:
+                (await client.post("/chat/completions", json=body)).raise_for_status()
+
+        start = time.perf_counter()
+        await asyncio.gather(*(one() for _ in range(calls)))
+        return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--items", type=int, default=60)
+    parser.add_argument("--latency", type=float, default=0.5)
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--repeat", type=int, default=3, help="repeats of the L = 0 figures")
+    args = parser.parse_args()
+    server = FakeLLMServer().start()
+    # Each item's answer names its prompt, so no two items send the judge the same request.
+    server.policy.candidate = lambda body: (
+        f"```js\n// {body['messages'][-1]['content'].splitlines()[0]}\nconsole.log('hi');\n```\n"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        server.policy.latency = args.latency
+        for label, extra in (("no xdist", ()), ("-n 2", ("-n", "2"))):
+            project = make_project(Path(tmp) / label.replace(" ", "_"), args.items)
+            wall, calls, span, summary = run_plugin(project, server, args.concurrency, *extra)
+            ideal = calls * args.latency / args.concurrency
+            print(
+                f"[{label}] L={args.latency}s concurrency={args.concurrency} items={args.items}: "
+                f"calls {calls}, wall {wall:.2f} s, calls span {span or 0:.2f} s, "
+                f"ideal {ideal:.2f} s, span/ideal {(span or 0) / ideal:.2f}, wall/ideal {wall / ideal:.2f}, "
+                f"items scored {summary.get('scored')} of {summary.get('items')}"
+            )
+            wall2, calls2, _, _ = run_plugin(project, server, args.concurrency, *extra)
+            print(f"[{label}] second run, cache on: calls {calls2}, wall {wall2:.2f} s")
+
+        # Overhead per call at L = 0: the marginal cost of one more call through the plugin
+        # (difference of a big and a small run, so start-up cancels out) vs plain httpx.
+        server.policy.latency = 0.0
+        small = make_project(Path(tmp) / "small", 2)
+        big = make_project(Path(tmp) / "big", args.items)
+        figures = []
+        for _ in range(args.repeat):  # the machine is shared: take the median of a few
+            w_small, c_small, _, _ = run_plugin(small, server, args.concurrency, "--llm-cache=off")
+            w_big, c_big, _, _ = run_plugin(big, server, args.concurrency, "--llm-cache=off")
+            plugin_ms = 1000 * (w_big - w_small) / (c_big - c_small)
+            httpx_s = asyncio.run(plain_httpx(server.base_url, c_big, args.concurrency))
+            figures.append((plugin_ms - 1000 * httpx_s / c_big, plugin_ms, 1000 * httpx_s / c_big))
+        overhead, plugin_ms, httpx_ms = statistics.median(figures)
+        print(
+            f"[L=0] plugin {plugin_ms:.2f} ms per call (marginal over {c_big - c_small} calls), "
+            f"plain httpx {httpx_ms:.2f} ms per call, overhead {overhead:.2f} ms "
+            f"(median of {args.repeat}; all: {', '.join(f'{f[0]:.2f}' for f in figures)})"
+        )
+
+        # Faults: 30% of requests fail with 429 (Retry-After) or 500.
+        rng = random.Random(3)
+        server.policy.latency = 0.05
+        server.policy.retry_after = "0.2"
+        server.policy.status = lambda role, n: (
+            200 if rng.random() >= 0.3 else rng.choice((429, 500))
+        )
+        faulty = make_project(Path(tmp) / "faulty", args.items)
+        wall, calls, _, summary = run_plugin(
+            faulty, server, args.concurrency, "--llm-retry-backoff=0.1", "--llm-max-retries=8"
+        )
+        print(
+            f"[30% 429/500] calls {calls} (incl. failed), wall {wall:.2f} s, items "
+            f"{summary.get('items')}: scored {summary.get('scored')}, errors {summary.get('errors')}"
+        )
+    server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""The on-disk request cache: one sqlite3 file shared by every process of a run.
+
+The key is a sha256 over a canonical JSON of what decides the reply: model, api base,
+messages, generation parameters, attempt index and sample index (so attempts and grader
+samples stay independent). Headers and API keys are never part of a request here, so
+they are never stored. A row that cannot be read back is deleted and fetched again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Literal
+
+from ..models.base import ModelReply, ModelRequest
+
+CacheMode = Literal["on", "off", "refresh", "replay"]
+CACHE_MODES: tuple[CacheMode, ...] = ("on", "off", "refresh", "replay")
+CACHE_FILE = "requests.sqlite3"
+# Bump when the stored reply's shape changes: old rows then simply miss.
+FORMAT = 1
+
+
+def request_key(model: str, api_base: str | None, request: ModelRequest) -> str:
+    fields = {
+        "format": FORMAT,
+        "model": model,
+        "api_base": api_base,
+        "messages": list(request.messages),
+        "temperature": request.temperature,
+        "max_tokens": request.max_tokens,
+        "top_logprobs": request.top_logprobs,
+        "attempt": request.attempt,
+        "sample": request.sample,
+    }
+    text = json.dumps(fields, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _encode(reply: ModelReply) -> str:
+    data = asdict(reply)
+    data.pop("extra", None)
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _decode(text: str) -> ModelReply:
+    data: dict[str, Any] = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+        raise ValueError("not a stored reply")
+    pairs = data.get("first_token_logprobs")
+    if pairs is not None:
+        data["first_token_logprobs"] = [(str(t), float(p)) for t, p in pairs]
+    return ModelReply(**data)
+
+
+class RequestCache:
+    """Thread-safe: the background loop and the main thread may both touch it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = folder / CACHE_FILE
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """Opened on first use, so a run of offline models leaves no cache folder behind."""
+        if self._conn is None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA busy_timeout=30000")
+            # No fsync per commit (WAL stays consistent; a power cut may lose the last replies).
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)"
+            )
+            db.commit()
+            self._conn = db
+        return self._conn
+
+    def get(self, key: str) -> ModelReply | None:
+        with self._lock:
+            row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return None
+            try:
+                return _decode(row[0])
+            except (ValueError, TypeError, KeyError):
+                # A corrupt row: forget it; the caller fetches the reply again.
+                self._db.execute("DELETE FROM replies WHERE key = ?", (key,))
+                self._db.commit()
+                return None
+
+    def put(self, key: str, reply: ModelReply) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (key, _encode(reply))
+            )
+            self._db.commit()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

@@ -1,0 +1,292 @@
+"""The engine's parts without pytest or a server: limiter, retries, cache, ledger, prices."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.errors import BudgetExhausted, ModelError
+from pytest_llmbench.execution.budget import Ledger, reply_cost
+from pytest_llmbench.execution.cache import RequestCache, request_key
+from pytest_llmbench.execution.limiter import AdaptiveLimiter
+from pytest_llmbench.execution.managed import ManagedModel, Services
+from pytest_llmbench.execution.retry import RetryPolicy, backoff_delay, with_retries
+from pytest_llmbench.models.base import ModelReply, ModelRequest
+from pytest_llmbench.models.litellm_model import model_error
+
+REQUEST = ModelRequest(messages=({"role": "user", "content": "hi"},), role="candidate")
+
+
+# -- limiter ----------------------------------------------------------------------------
+
+
+def test_limiter_never_exceeds_its_limit_and_serves_in_arrival_order() -> None:
+    async def scenario() -> tuple[int, list[str]]:
+        limiter = AdaptiveLimiter(2)
+        order: list[str] = []
+
+        async def call(name: str) -> None:
+            async with limiter.slot():
+                order.append(name)
+                await asyncio.sleep(0.01)
+
+        await asyncio.gather(*(call(f"c{i}") for i in range(6)))
+        return limiter.peak, order
+
+    peak, order = asyncio.run(scenario())
+    assert peak == 2
+    assert order == [f"c{i}" for i in range(6)]
+
+
+def test_a_lowered_limit_holds_new_calls_back_until_enough_return() -> None:
+    async def scenario() -> list[int]:
+        limiter = AdaptiveLimiter(4, grow_after=100)
+        seen: list[int] = []
+
+        async def call() -> None:
+            async with limiter.slot():
+                seen.append(limiter.in_flight)
+                await asyncio.sleep(0.01)
+
+        first = [asyncio.ensure_future(call()) for _ in range(4)]
+        await asyncio.sleep(0)
+        limiter.rate_limited()  # 4 -> 2 while 4 are in flight
+        await asyncio.gather(*first, *(call() for _ in range(6)))
+        return seen
+
+    seen = asyncio.run(scenario())
+    assert seen[:4] == [1, 2, 3, 4]
+    assert max(seen[4:]) <= 2
+
+
+def test_limiter_halves_on_429_and_grows_back_after_a_run_of_successes() -> None:
+    limiter = AdaptiveLimiter(16, grow_after=3)
+    limiter.rate_limited()
+    assert limiter.limit == 8
+    limiter.rate_limited()
+    limiter.rate_limited()
+    limiter.rate_limited()
+    limiter.rate_limited()
+    assert limiter.limit == 1  # never below one
+    for _ in range(2):
+        limiter.succeeded()
+    assert limiter.limit == 1
+    limiter.succeeded()
+    assert limiter.limit == 2
+    limiter.succeeded()
+    limiter.succeeded()
+    limiter.rate_limited()  # a 429 resets the run of successes
+    limiter.succeeded()
+    limiter.succeeded()
+    assert limiter.limit == 1
+    for _ in range(3 * 20):
+        limiter.succeeded()
+    assert limiter.limit == 16  # back to the configured maximum, not beyond
+
+
+# -- retries ----------------------------------------------------------------------------
+
+
+def test_backoff_doubles_with_jitter_up_to_the_cap_and_honours_retry_after() -> None:
+    policy = RetryPolicy(max_retries=5, base_s=1.0, cap_s=10.0)
+    assert [backoff_delay(policy, k, None, lambda: 1.0) for k in range(5)] == [1, 2, 4, 8, 10]
+    assert [backoff_delay(policy, k, None, lambda: 0.0) for k in range(3)] == [0.5, 1, 2]
+    assert backoff_delay(policy, 0, 7.0, lambda: 0.0) == 7.0
+    assert backoff_delay(policy, 3, 1.0, lambda: 1.0) == 8.0
+
+
+def _failing(errors: list[ModelError]) -> tuple[list[int], object]:
+    tries: list[int] = []
+
+    async def call() -> str:
+        tries.append(1)
+        if errors:
+            raise errors.pop(0)
+        return "ok"
+
+    return tries, call
+
+
+def test_retries_transient_errors_then_succeeds() -> None:
+    sleeps: list[float] = []
+    rate_limits: list[int] = []
+
+    async def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    tries, call = _failing(
+        [
+            ModelError("429", retryable=True, status=429, retry_after=3.0),
+            ModelError("500", retryable=True, status=500),
+        ]
+    )
+    result = asyncio.run(
+        with_retries(
+            call,  # type: ignore[arg-type]
+            RetryPolicy(base_s=0.5),
+            on_rate_limit=lambda: rate_limits.append(1),
+            sleep=sleep,
+            rand=lambda: 1.0,
+        )
+    )
+    assert result == "ok" and len(tries) == 3
+    assert sleeps == [3.0, 1.0]  # Retry-After, then 0.5 * 2
+    assert rate_limits == [1]
+
+
+def test_gives_up_after_max_retries_and_does_not_retry_permanent_errors() -> None:
+    async def sleep(seconds: float) -> None:
+        pass
+
+    tries, call = _failing([ModelError("503", retryable=True, status=503)] * 4)
+    with pytest.raises(ModelError, match="503 \\(gave up after 2 retries\\)"):
+        asyncio.run(with_retries(call, RetryPolicy(max_retries=2), sleep=sleep))  # type: ignore[arg-type]
+    assert len(tries) == 3
+    tries, call = _failing([ModelError("401 bad key", status=401)])
+    with pytest.raises(ModelError, match="^401 bad key$"):
+        asyncio.run(with_retries(call, RetryPolicy(), sleep=sleep))  # type: ignore[arg-type]
+    assert len(tries) == 1
+
+
+class _Provider(Exception):
+    def __init__(self, status: int | None, headers: dict[str, str] | None = None) -> None:
+        super().__init__(f"status {status}")
+        self.status_code = status
+        self.litellm_response_headers = headers
+
+
+@pytest.mark.parametrize(
+    ("exc", "retryable", "retry_after"),
+    [
+        (_Provider(429, {"retry-after": "2"}), True, 2.0),
+        (_Provider(500), True, None),
+        (_Provider(503, {"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}), True, None),
+        (_Provider(400), False, None),
+        (_Provider(401), False, None),
+        (TimeoutError("slow"), True, None),
+        (ConnectionResetError("dropped"), True, None),
+        (type("APIConnectionError", (Exception,), {})("refused"), True, None),
+    ],
+)
+def test_provider_failures_are_classified(
+    exc: Exception, retryable: bool, retry_after: float | None
+) -> None:
+    error = model_error("openai/x", "candidate", exc)
+    assert error.retryable is retryable
+    assert error.retry_after == retry_after
+    assert str(error).startswith("openai/x (candidate): ")
+
+
+# -- cache ------------------------------------------------------------------------------
+
+
+def test_cache_key_covers_what_decides_the_reply_and_nothing_else() -> None:
+    key = request_key("openai/a", "http://h/v1", REQUEST)
+    assert key == request_key("openai/a", "http://h/v1", REQUEST)
+    variants = [
+        request_key("openai/b", "http://h/v1", REQUEST),
+        request_key("openai/a", None, REQUEST),
+        request_key("openai/a", "http://h/v1", ModelRequest(messages=({"role": "user", "content": "ho"},), role="candidate")),
+        request_key("openai/a", "http://h/v1", ModelRequest(messages=REQUEST.messages, role="candidate", temperature=0.5)),
+        request_key("openai/a", "http://h/v1", ModelRequest(messages=REQUEST.messages, role="candidate", max_tokens=9)),
+        request_key("openai/a", "http://h/v1", ModelRequest(messages=REQUEST.messages, role="candidate", attempt=2)),
+        request_key("openai/a", "http://h/v1", ModelRequest(messages=REQUEST.messages, role="candidate", sample=1)),
+        request_key("openai/a", "http://h/v1", ModelRequest(messages=REQUEST.messages, role="candidate", top_logprobs=5)),
+    ]  # fmt: skip
+    assert len({key, *variants}) == len(variants) + 1
+    # The timeout does not change the reply.
+    longer = ModelRequest(messages=REQUEST.messages, role="candidate", timeout=5.0)
+    assert request_key("openai/a", "http://h/v1", longer) == key
+
+
+def test_cache_round_trip_and_a_corrupt_row_is_dropped(tmp_path: Path) -> None:
+    cache = RequestCache(tmp_path / "c")
+    reply = ModelReply(
+        model="openai/a",
+        text="4",
+        latency_s=0.5,
+        prompt_tokens=3,
+        completion_tokens=1,
+        cost_usd=0.01,
+        first_token_logprobs=[("4", -0.1), ("3", -2.5)],
+        finish_reason="stop",
+        extra={"retries": 2},
+    )
+    cache.put("k", reply)
+    assert cache.get("k") == ModelReply(**{**reply.__dict__, "extra": {}})
+    assert cache.get("missing") is None
+    cache.close()
+    db = sqlite3.connect(tmp_path / "c" / "requests.sqlite3")
+    db.execute("UPDATE replies SET reply = '{not json' WHERE key = 'k'")
+    db.commit()
+    db.close()
+    cache = RequestCache(tmp_path / "c")
+    assert cache.get("k") is None  # ignored ...
+    rows = sqlite3.connect(tmp_path / "c" / "requests.sqlite3").execute(
+        "SELECT COUNT(*) FROM replies"
+    )
+    assert rows.fetchone()[0] == 0  # ... and removed, so the next reply is stored afresh
+
+
+class _Counting:
+    name = "openai/a"
+    offline = False
+    api_base = "http://h/v1"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        self.calls += 1
+        await asyncio.sleep(0.01)
+        return ModelReply(
+            model=self.name, text="hi", latency_s=0.01, prompt_tokens=10, completion_tokens=5
+        )
+
+
+def test_managed_model_caches_refetches_corrupt_rows_and_stops_at_the_budget(
+    tmp_path: Path,
+) -> None:
+    inner = _Counting()
+    cache = RequestCache(tmp_path)
+    services = Services(concurrency=2, retry=RetryPolicy(), cache_mode="on", cache=cache)
+    model = ManagedModel(inner, services)
+
+    async def twice() -> list[ModelReply]:
+        return list(await asyncio.gather(model.complete(REQUEST), model.complete(REQUEST)))
+
+    first, second = asyncio.run(twice())
+    assert inner.calls == 1  # the identical request in flight waited for the first
+    assert first.extra == {"retries": 0} and second.extra == {"cached": True}
+    cache._db.execute("UPDATE replies SET reply = '[]'")
+    assert asyncio.run(model.complete(REQUEST)).extra == {"retries": 0}
+    assert inner.calls == 2
+    assert asyncio.run(model.complete(REQUEST)).extra == {"cached": True}
+
+    services.cache_mode = "replay"
+    other = ModelRequest(messages=REQUEST.messages, role="candidate", attempt=2)
+    with pytest.raises(ModelError, match="no cached reply"):
+        asyncio.run(model.complete(other))
+    assert inner.calls == 2
+
+    services.cache_mode = "off"
+    services.cache = None
+    services.prices = {"openai/a": (1e6, 1e6)}  # 1 USD per token: 15 USD per call
+    services.ledger = Ledger(tmp_path, "run-1", budget_usd=20.0)
+    assert asyncio.run(model.complete(REQUEST)).cost_usd == 15.0
+    asyncio.run(model.complete(REQUEST))  # 15 < 20 spent: this one may still start
+    with pytest.raises(BudgetExhausted, match="budget of 20 USD spent"):
+        asyncio.run(model.complete(REQUEST))
+    assert inner.calls == 4
+    assert Ledger(tmp_path, "run-2", budget_usd=20.0).spent() == 0  # per run
+
+
+def test_configured_price_wins_over_litellms() -> None:
+    reply = ModelReply(
+        model="m", text="", latency_s=0, prompt_tokens=1000, completion_tokens=500, cost_usd=9.0
+    )
+    assert reply_cost("m", reply, {"m": (2.0, 4.0)}) == pytest.approx(0.004)
+    assert reply_cost("m", reply, {}) == 9.0
