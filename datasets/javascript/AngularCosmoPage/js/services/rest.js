@@ -19,10 +19,7 @@ cmsApp.factory('REST', ['$resource', 'API_ROOT', function ($resource, API_ROOT) 
       pageId: '@page_id',
       revisionId: '@id'
     }),
-    pageTags: $resource(API_ROOT + 'pages/:pageId/tags/:tag', {
-      pageId: '@page_id',
-      tag: '@tag'
-    }),
+    pageTags: $resource(API_ROOT + 'pages/:pageId/tags', { pageId: '@page_id' }),
     files: $resource(API_ROOT + 'files/:fileId', { fileId: '@id' })
   };
 }]);
