@@ -9,7 +9,8 @@ package com.acme.clinic.dto;
  *   <li>CONFIRMED to COMPLETED, CANCELLED or NO_SHOW</li>
  *   <li>COMPLETED, CANCELLED and NO_SHOW are final</li>
  * </ul>
- * COMPLETED and NO_SHOW may only be set once the appointment's start time has passed.
+ * COMPLETED and NO_SHOW may only be set once the appointment's start time has passed
+ * (409 CONFLICT before).
  */
 public enum AppointmentStatus {
     SCHEDULED,

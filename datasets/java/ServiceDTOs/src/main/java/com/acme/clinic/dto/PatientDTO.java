@@ -20,7 +20,7 @@ import jakarta.validation.constraints.Size;
  */
 public class PatientDTO {
 
-    /** Assigned by the server; ignored on update, must be null on create. */
+    /** Assigned by the server; ignored on update, must be null on create (400 BAD REQUEST otherwise). */
     private Long id;
 
     @NotBlank
