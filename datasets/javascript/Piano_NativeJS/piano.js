@@ -1,104 +1,86 @@
-var WHITE_KEY_WIDTH = 60;
+// The piano's behaviour. Loaded at the end of <body>, after notes.js, so the keys in
+// index.html already exist and no load event is needed.
+//
+// Every sounding note has its own oscillator and gain node; releasing a note ramps its
+// gain down over RELEASE_TIME and stops the oscillator at the end of the ramp.
+// Keys are addressed by their computer key ('a' ... 'k') everywhere: NOTES, voices and
+// the data-key attribute of the key elements.
 var RELEASE_TIME = 0.3; // seconds
+var NOTE_GAIN = 0.25;
+var AudioContextClass = window.AudioContext || window.webkitAudioContext;
 
-var audioCtx = null;
-var voices = {};      // note name -> { osc: OscillatorNode, gain: GainNode }
-var keyMap = {};      // computer key -> note
+var audioCtx = null;  // created on the first note: browsers only allow audio after a user gesture
+var voices = {};      // computer key -> { osc: OscillatorNode, gain: GainNode } while it sounds
 var mouseIsDown = false;
-var waveType = 'triangle';
+var waveSelect = document.getElementById('wave');
 
-function getAudioContext() {
-  if (!audioCtx) { // created on first use: browsers only allow audio after a user gesture
-    var Ctx = window.AudioContext || window.webkitAudioContext;
-    audioCtx = new Ctx();
-  }
-  return audioCtx;
-}
-
-function setKeyActive(note, on) {
-  var el = document.querySelector('[data-note="' + note.name + '"]');
-  if (!el) return;
-  el.classList[on ? 'add' : 'remove']('active');
-}
-
-function startNote(note) {
-  if (voices[note.name]) return; // already sounding
-  var ctx = getAudioContext();
-  var osc = ctx.createOscillator();
-  var gain = ctx.createGain();
-  osc.type = waveType;
-  osc.frequency.value = note.freq;
-  gain.gain.setValueAtTime(0.25, ctx.currentTime);
+// Plays the note of a computer key and highlights its key.
+function startNote(key) {
+  if (voices[key]) return; // already sounding
+  audioCtx = audioCtx || new AudioContextClass();
+  var osc = audioCtx.createOscillator();
+  var gain = audioCtx.createGain();
+  osc.type = waveSelect.value; // the waveform chosen when the note starts
+  osc.frequency.value = NOTES[key].freq;
+  gain.gain.setValueAtTime(NOTE_GAIN, audioCtx.currentTime);
   osc.connect(gain);
-  gain.connect(ctx.destination);
+  gain.connect(audioCtx.destination);
   osc.start();
-  voices[note.name] = { osc: osc, gain: gain };
-  setKeyActive(note, true);
+  voices[key] = { osc: osc, gain: gain };
+  document.querySelector('.key[data-key="' + key + '"]').classList.add('active');
 }
 
-function stopNote(note) {
-  var voice = voices[note.name];
+// Releases the note of a computer key, if it sounds, and removes the highlight.
+function stopNote(key) {
+  var voice = voices[key];
   if (!voice) return;
-  var now = getAudioContext().currentTime;
+  var now = audioCtx.currentTime;
   voice.gain.gain.setValueAtTime(voice.gain.gain.value, now);
   voice.gain.gain.exponentialRampToValueAtTime(0.0001, now + RELEASE_TIME);
   voice.osc.stop(now + RELEASE_TIME);
-  delete voices[note.name];
-  setKeyActive(note, false);
+  delete voices[key];
+  document.querySelector('.key[data-key="' + key + '"]').classList.remove('active');
 }
 
-function bindMouse(el, note) {
-  el.addEventListener('mousedown', function (e) {
-    e.preventDefault(); // no text selection while playing
-    mouseIsDown = true;
-    startNote(note);
-  });
-  el.addEventListener('mouseup', function () { stopNote(note); });
-  el.addEventListener('mouseleave', function () { stopNote(note); });
-  el.addEventListener('mouseenter', function () {
-    if (mouseIsDown) startNote(note);
-  });
+// Sliding onto a key while the button is held plays it.
+function glideNote(key) {
+  if (mouseIsDown) startNote(key);
 }
 
-function renderKeyboard(container) {
-  var whiteCount = 0;
-  for (var i = 0; i < NOTES.length; i++) {
-    var note = NOTES[i];
-    var el = document.createElement('div');
-    el.className = 'key ' + (note.black ? 'black' : 'white');
-    el.setAttribute('data-note', note.name);
-    if (note.black) {
-      el.style.left = (whiteCount * WHITE_KEY_WIDTH - 18) + 'px';
-    } else {
-      el.style.left = (whiteCount * WHITE_KEY_WIDTH) + 'px';
-      whiteCount++;
-    }
-    el.innerHTML = '<span class="label">' + note.key.toUpperCase() + '</span>';
-    bindMouse(el, note);
-    container.appendChild(el);
-    keyMap[note.key] = note;
-  }
-  container.style.width = (whiteCount * WHITE_KEY_WIDTH) + 'px';
+// What each event does to the note of its key.
+var MOUSE_ACTIONS = {
+  mousedown: startNote,
+  mouseup: stopNote,
+  mouseout: stopNote,
+  mouseover: glideNote
+};
+var KEY_ACTIONS = {
+  keydown: startNote, // auto-repeat is harmless: a sounding note is not started again
+  keyup: stopNote
+};
+
+// One listener on the keyboard for all keys; the labels let the mouse through (style.css).
+function onMouse(e) {
+  var key = e.target.getAttribute('data-key');
+  if (key) MOUSE_ACTIONS[e.type](key);
 }
 
-document.addEventListener('mouseup', function () {
-  mouseIsDown = false;
-});
+function onKey(e) {
+  var key = e.key.toLowerCase();
+  if (NOTES[key]) KEY_ACTIONS[e.type](key);
+}
 
-document.addEventListener('keydown', function (e) {
-  if (e.repeat) return; // holding a key fires keydown again and again
-  var note = keyMap[e.key.toLowerCase()];
-  if (note) startNote(note);
-});
+// The button state for glides, wherever on the page it is pressed or released.
+function trackButton(e) {
+  mouseIsDown = e.type === 'mousedown';
+}
 
-document.addEventListener('keyup', function (e) {
-  var note = keyMap[e.key.toLowerCase()];
-  if (note) stopNote(note);
-});
-
-document.addEventListener('DOMContentLoaded', function () {
-  renderKeyboard(document.getElementById('keyboard'));
-  document.getElementById('wave').addEventListener('change', function (e) {
-    waveType = e.target.value;
-  });
-});
+var keyboard = document.getElementById('keyboard');
+keyboard.addEventListener('mousedown', onMouse);
+keyboard.addEventListener('mouseup', onMouse);
+keyboard.addEventListener('mouseout', onMouse);
+keyboard.addEventListener('mouseover', onMouse);
+document.addEventListener('mousedown', trackButton);
+document.addEventListener('mouseup', trackButton);
+document.addEventListener('keydown', onKey);
+document.addEventListener('keyup', onKey);

@@ -26,10 +26,22 @@ export default function App() {
 
   return (
     <main className="app">
-      <h1>Users</h1>
+      <header className="app__header">
+        <h1>Users</h1>
+        <p className="app__subtitle">
+          Everyone registered in the demo directory, with their contact details.
+        </p>
+      </header>
       {loading && <p className="status">Loading users…</p>}
       {error && <p className="status error">Could not load users: {error}</p>}
       {!loading && !error && <UserList users={users} />}
+      <footer className="app__footer">
+        Data from{' '}
+        <a href="https://jsonplaceholder.typicode.com" target="_blank" rel="noreferrer">
+          JSONPlaceholder
+        </a>
+        .
+      </footer>
     </main>
   );
 }
