@@ -178,12 +178,44 @@ def function_complexity(path: str, text: str) -> list[FunctionCI]:
         for fn in info.function_list
     ]
     if not functions and read_as != ".java":
-        hints = len(_FUNCTION_HINT.findall(_strip_comments_and_strings(code)))
+        plain = _strip_comments_and_strings(code)
+        if read_as in (".ts", ".tsx"):
+            plain = _strip_type_declarations(plain)
+        hints = len(_FUNCTION_HINT.findall(plain))
         if hints:
             raise NotAnalysable(
                 f"lizard found no function, but the code has {hints} function syntax"
             )
     return functions
+
+
+_TYPE_DECLARATION = re.compile(r"\b(?:interface\s+\w+[^{]*\{|type\s+\w+(?:<[^=]*>)?\s*=)")
+
+
+def _strip_type_declarations(code: str) -> str:
+    """TypeScript `interface X {...}` and `type X = ...;` removed: the `=>` of a function
+    type there is no function for lizard to find."""
+    out, pos = [], 0
+    for match in _TYPE_DECLARATION.finditer(code):
+        if match.start() < pos:
+            continue
+        out.append(code[pos : match.start()])
+        depth, i = (1, match.end()) if match.group().endswith("{") else (0, match.end())
+        while i < len(code):
+            char = code[i]
+            if char in "{([<":
+                depth += 1
+            elif char in "})]>" and code[i - 1 : i + 1] != "=>":
+                depth -= 1
+                if depth == 0 and match.group().endswith("{"):
+                    i += 1
+                    break
+            elif char in ";\n" and depth == 0:
+                break
+            i += 1
+        pos = i
+    out.append(code[pos:])
+    return "".join(out)
 
 
 def _strip_comments_and_strings(code: str) -> str:

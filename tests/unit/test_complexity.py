@@ -203,3 +203,13 @@ def test_the_lizard_gaps_worked_around_are_real() -> None:
     assert [f.name for f in raw("s.js", store).function_list] == []
     assert [f.name for f in measure_file("C.vue", vue).functions] == ["add"]  # type: ignore[union-attr]
     assert [f.name for f in measure_file("s.js", store).functions] == ["get", "has"]  # type: ignore[union-attr]
+
+
+def test_a_typescript_file_of_types_only_is_analysed_with_no_functions() -> None:
+    types = (
+        "export type Load<T> = (query: string) => Promise<T[]>;\n"
+        "export interface Props<T> {\n  onChange?: (value: T[]) => void;\n  label: string;\n}\n"
+    )
+    figures = measure((SourceFile("src/types.ts", types),))
+    assert (figures.ci, figures.functions, figures.loc) == (0, 0, 5)
+    assert not figures.unanalysed
