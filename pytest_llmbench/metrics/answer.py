@@ -10,12 +10,17 @@ whole texts are compared instead. The baseline is the do-nothing answer, read th
 way: the unchanged input code as the prompt inlines it (each file a fenced block headed by
 its path, which is what llmbench/echo answers) for a scenario with a dataset, the empty
 answer without one. normalised = (s - s_base) / (1 - s_base).
+
+The ratio is computed by cydifflib, a compiled port of difflib's algorithm that gives the
+same figures (a test compares them) about 15 times faster: without autojunk the pure-Python
+matcher took 15 s for one 50 kB migration answer.
 """
 
 from __future__ import annotations
 
 import functools
-from difflib import SequenceMatcher
+
+from cydifflib import SequenceMatcher
 
 from ..evaluation.codeblocks import EXTENSION_LANGUAGES, extract_code_blocks
 from ..evaluation.syntax import TOOL_KINDS, check_files
@@ -32,8 +37,8 @@ _EXTENSION_OF.update({"javascript": "js", "typescript": "ts", "python": "py", "h
 
 @functools.lru_cache(maxsize=512)
 def similarity(reference: str, answer: str) -> float:
-    """The method's ratio. Without autojunk it is quadratic in the worst case (seconds for
-    10 kB texts), so results are kept: the baseline is the same for every model and attempt."""
+    """The method's ratio. Without autojunk it is quadratic in the worst case, so results
+    are kept: the baseline is the same for every model and attempt."""
     if reference == answer:
         return 1.0  # 2 * matches / total with every character matching
     return SequenceMatcher(None, reference, answer, autojunk=False).ratio()

@@ -48,4 +48,7 @@ class OfflineModel:
             raise ModelError(f"{self.name} is an offline model; it can only answer benchmark tasks")
         start = time.perf_counter()
         text = self._answer(request.task)
-        return ModelReply(model=self.name, text=text, latency_s=time.perf_counter() - start)
+        # Free by construction, so the cost is a known 0, not an unknown price.
+        return ModelReply(
+            model=self.name, text=text, latency_s=time.perf_counter() - start, cost_usd=0.0
+        )

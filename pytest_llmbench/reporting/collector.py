@@ -98,6 +98,3 @@ class ReportCollector:
         terminalreporter.section("llmbench usage")
         for line in usage_lines(list(self.items.values())):
             terminalreporter.write_line(line)
-        terminalreporter.section("llmbench usage")
-        for line in usage_lines(list(self.items.values())):
-            terminalreporter.write_line(line)

@@ -87,8 +87,13 @@ def test_a_path_given_twice_is_the_later_block() -> None:
 
 def test_similarity_pins_argument_order_and_autojunk() -> None:
     reference, answer = "abcd" * 60 + "xyz", "xyz" + "abce" * 40
+    # cydifflib computes it; the figures are the standard library's, to the last bit.
     assert similarity(reference, answer) == (
         SequenceMatcher(None, reference, answer, autojunk=False).ratio()
+    )
+    code = Path(__file__).read_text()
+    assert similarity(code, code[::-1]) == (
+        SequenceMatcher(None, code, code[::-1], autojunk=False).ratio()
     )
     # Both pins matter: the default autojunk and the swapped order give other figures.
     long_ref = "\n".join(f"line {i % 7} value" for i in range(400))
