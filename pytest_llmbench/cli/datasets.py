@@ -49,12 +49,20 @@ def dataset_rows(root: Path, use_cache: bool = True) -> list[dict[str, Any]]:
     return rows
 
 
+TECHNOLOGY_WIDTH = 40  # the table's technology column; --json has the full text
+
+
+def _short(text: str, width: int = TECHNOLOGY_WIDTH) -> str:
+    return text if len(text) <= width else text[: width - 1].rstrip(" ,(") + "…"
+
+
 def render(rows: list[dict[str, Any]]) -> list[str]:
-    headers = ["dataset", "technology", "CI", "LoC", "GCI", "complexity", "size"]
+    headers = ["dataset", "language", "technology", "CI", "LoC", "GCI", "complexity", "size"]
     cells = [
         [
             r["dataset"],
-            r["technology"],
+            r["language"],
+            _short(r["technology"]),
             str(r["ci"]),
             str(r["loc"]),
             f"{r['gci']:.4f}",
