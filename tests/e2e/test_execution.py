@@ -142,6 +142,21 @@ def test_cache_modes(pytester: pytest.Pytester, llm_server: FakeLLMServer) -> No
     assert b"llmbench-no-key" not in blob and b"Bearer" not in blob
 
 
+def test_the_cache_never_stores_the_api_key(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(pytester.path, 1)
+    secret = "sk-llmbench-test-4f1c9e0b7d"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    pytester.runpytest(*_args(llm_server)).assert_outcomes(passed=1)
+    assert f"Bearer {secret}" in llm_server.authorizations  # the key did go out ...
+    stored = b"".join(  # ... but no file of the cache (database, WAL, ...) holds it
+        p.read_bytes() for p in (pytester.path / ".llmbench_cache").rglob("*") if p.is_file()
+    )
+    assert b"server verdict on answer" in stored  # the files read hold the replies
+    assert secret.encode() not in stored and b"Bearer" not in stored
+
+
 def _calls(root: Path) -> list[dict[str, Any]]:
     return [c for r in read_results(root) for a in r["attempts"] for c in a["calls"]]
 
