@@ -243,9 +243,9 @@ def test_budget_counts_judge_cost_apart_and_lets_items_finish_within_it(
     pytester: pytest.Pytester, llm_server: FakeLLMServer
 ) -> None:
     _project(pytester.path, 2)
-    result = pytester.runpytest(
-        *_args(llm_server, "--llm-budget-usd=100", f"--llm-price={MODEL}=1/2")
-    )
+    # A model litellm does not know, priced in the configuration (the ini twin).
+    pytester.makeini(f"[pytest]\nllm_price = {MODEL}=1/2\n")
+    result = pytester.runpytest(*_args(llm_server, "--llm-budget-usd=100"))
     result.assert_outcomes(passed=2)
     for item in read_results(pytester.path):
         (candidate,) = [c for c in item["attempts"][0]["calls"] if c["role"] == "candidate"]
