@@ -267,3 +267,19 @@ def test_a_model_hook_that_raises_errors_its_items_only(pytester: pytest.Pyteste
     result.assert_outcomes(passed=2, errors=2)
     assert "INTERNALERROR" not in result.stdout.str()
     result.stdout.fnmatch_lines(["*RuntimeError: no such deployment*"])
+
+
+def test_collect_only_with_a_real_model_does_not_import_litellm(
+    pytester: pytest.Pytester,
+) -> None:
+    _project(pytester.path, 2)
+    pytester.makeconftest(
+        "import sys\n"
+        "def pytest_collection_finish(session):\n"
+        "    print('litellm imported:', 'litellm' in sys.modules)\n"
+    )
+    result = pytester.runpytest_subprocess(
+        "--collect-only", f"--llm-model={MODEL}", f"--llm-judge={MODEL}", "-p", "no:cacheprovider"
+    )
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*litellm imported: False*", "*2 tests collected*"])
