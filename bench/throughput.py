@@ -229,6 +229,10 @@ def faults(server: FakeLLMServer, tmp: Path, items: int, concurrency: int) -> No
         f"[30% 429/500] calls {calls} (incl. failed), wall {wall:.2f} s, items "
         f"{summary.get('items')}: scored {summary.get('scored')}, errors {summary.get('errors')}"
     )
+    for line in (faulty / "reports" / "results.jsonl").read_text().splitlines():
+        item = json.loads(line)
+        if item["status"] != "scored":
+            print(f"  {item['scenario']}: {item['status']}: {item.get('reason')}")
 
 
 if __name__ == "__main__":
