@@ -118,9 +118,3 @@ def user_content(text: str, images: tuple[ScenarioImage, ...]) -> str | list[dic
         return text
     return [{"type": "text", "text": text}, *(image.part() for image in images)]
 
-
-def content_text(content: str | list[dict[str, Any]]) -> str:
-    """The readable text of a message content: text parts as they are, images by name."""
-    if isinstance(content, str):
-        return content
-    return "\n".join(str(p.get("text", "")) for p in content if p.get("type") == "text")

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO, read_leaderboard, read_results
+from tests.conftest import judged_args as _args
 from tests.llm_server import FakeLLMServer
 
 SCENARIO = Path("scenarios/multimodal/MatchScreenshot.yaml")
@@ -48,8 +49,9 @@ def test_offline_run_records_the_images_by_name_and_scores_by_the_multimodal_for
             "size": (REPO / IMAGE).stat().st_size,
             "sha256": committed,
         }
-        assert f"[image pricing_target.png (image/png, {image['size']} bytes, sha256 " in (
-            item["prompt"]
+        assert (
+            f"[image pricing_target.png (image/png, {image['size']} bytes, sha256 "
+            in (item["prompt"])
         )
         assert "base64" not in item["prompt"]
     reference, echo = items["llmbench/reference"], items["llmbench/echo"]
@@ -64,11 +66,14 @@ def test_offline_run_records_the_images_by_name_and_scores_by_the_multimodal_for
     assert rows["llmbench/echo"]["score"] == pytest.approx(0.9 * echo_acc)
     page = (multimodal / "reports/report.html").read_text()
     assert "<code>pricing_target.png</code> (image/png" in page
+    # The category table names the formula of each row.
+    assert '<td class="name">multimodal</td><td>multimodal</td>' in page
     assert "base64" not in page
     assert "base64" not in (multimodal / "reports/results.jsonl").read_text()
-    assert "| llmbench/reference | multimodal | multimodal |" in (
-        multimodal / "reports/leaderboard.md"
-    ).read_text()
+    assert (
+        "| llmbench/reference | multimodal | multimodal |"
+        in (multimodal / "reports/leaderboard.md").read_text()
+    )
 
 
 def _images_by_role(server: FakeLLMServer) -> dict[str, list[list[str]]]:
@@ -76,16 +81,6 @@ def _images_by_role(server: FakeLLMServer) -> dict[str, list[list[str]]]:
     for request in server.requests:
         seen.setdefault(request["_role"], []).append(request["_images"])
     return seen
-
-
-def _args(server: FakeLLMServer, *extra: str) -> list[str]:
-    return [
-        "--llm-model=openai/cand",
-        "--llm-judge=openai/judge",
-        f"--llm-api-base={server.base_url}",
-        "--llm-attempts=1",
-        *extra,
-    ]
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])

@@ -142,7 +142,9 @@ def test_the_user_message_carries_text_then_image_parts(tmp_path: Path) -> None:
     # The recorded prompt is readable: the image by name, size and digest, never base64.
     readable = case.prompt_text()
     digest = hashlib.sha256(png).hexdigest()
-    assert readable.endswith(f"[image shot.png (image/png, {len(png)} bytes, sha256 {digest[:12]})]")
+    assert readable.endswith(
+        f"[image shot.png (image/png, {len(png)} bytes, sha256 {digest[:12]})]"
+    )
     assert "base64" not in readable
     assert server_view(case) == [digest]
 
