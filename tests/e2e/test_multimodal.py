@@ -151,3 +151,19 @@ def test_the_request_cache_keys_image_content_and_stores_no_image(
     assert all(r["_images"] == [hashlib.sha256(data).hexdigest()] for r in again)
     database = (multimodal / ".llmbench_cache/requests.sqlite3").read_bytes()
     assert b"iVBORw0KGgo" not in database  # the base64 of a PNG's first bytes
+
+
+def test_a_broken_image_stops_collection_with_one_line(
+    pytester: pytest.Pytester, multimodal: Path
+) -> None:
+    (multimodal / IMAGE).write_bytes(b"GIF89a" + bytes(64))
+    result = pytester.runpytest("--llm-model=llmbench/reference")
+    result.assert_outcomes(errors=1)
+    output = result.stdout.str() + result.stderr.str()
+    assert "INTERNALERROR" not in output and "Traceback" not in output
+    result.stdout.fnmatch_lines(
+        [
+            "*MatchScreenshot.yaml: images.0.file: pricing_target.png is not a PNG or JPEG "
+            "file (by its first bytes)"
+        ]
+    )
