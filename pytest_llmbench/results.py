@@ -191,6 +191,15 @@ class Usage(Schema):
     calls: int = 0
 
 
+class ImageRecord(Schema):
+    """An image the scenario sent with the prompt (its bytes are not kept in results)."""
+
+    file: str = Field(description="the path as written in the scenario's images:")
+    media_type: str = Field(description="image/png or image/jpeg")
+    size: int = Field(description="bytes")
+    sha256: str = Field(description="of the file's bytes, as sent in the data URL")
+
+
 class ItemResult(Schema):
     schema_version: int = SCHEMA_VERSION
     nodeid: str = ""
@@ -221,7 +230,14 @@ class ItemResult(Schema):
     latency_s: float | None = Field(
         default=None, description="candidate latency of the best attempt"
     )
-    prompt: str = Field(default="", description="the last user message sent to the candidate")
+    prompt: str = Field(
+        default="",
+        description="the last user message sent to the candidate, as text; each attached "
+        "image is named by a note `[image FILE (TYPE, N bytes, sha256 PREFIX)]`",
+    )
+    images: list[ImageRecord] = Field(
+        default_factory=list, description="images sent with the prompt, in order"
+    )
     finished_utc: str | None = Field(
         default=None,
         description="when the controller received the result (ISO 8601, UTC); the newest "

@@ -212,8 +212,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "score_formula",
         _formula_name,
         None,
-        f"leaderboard score formula: {', '.join(FORMULAS)}. Default: each category's "
-        "default (weighted)",
+        f"leaderboard score formula for every category: {', '.join(FORMULAS)}. Default: "
+        "each category's own (multimodal for the multimodal category, else weighted)",
     ),
     OptionSpec(
         "min_score",

@@ -16,10 +16,16 @@ Policies (all replaceable per test):
 
 Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
 `peak_in_flight` per model name (the most requests of that model open at once).
+Each answered request records under `_images` the sha256 of every image part's decoded
+data URL ("undecodable: ..." when it is not base64 data), so tests compare the bytes
+that arrived with the image files.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import json
 import math
 import re
@@ -34,6 +40,32 @@ from typing import Any
 from pytest_llmbench.evaluation.prompts import EVALUATOR_SYSTEM
 
 _STEP_LINE = re.compile(r"^- ([AC]\d+) \((accuracy|completeness)\): (.*)$", re.M)
+
+
+def text_of(content: Any) -> str:
+    """A message content's text: the string itself, or its text parts joined."""
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if p.get("type") == "text")
+    return str(content or "")
+
+
+def image_digests(messages: list[dict[str, Any]]) -> list[str]:
+    """sha256 of the bytes of every data-URL image part, in message and part order."""
+    digests = []
+    for message in messages:
+        content = message.get("content")
+        for part in content if isinstance(content, list) else []:
+            if part.get("type") != "image_url":
+                continue
+            url = str((part.get("image_url") or {}).get("url", ""))
+            head, _, data = url.partition(",")
+            try:
+                if not (head.startswith("data:image/") and head.endswith(";base64")):
+                    raise ValueError(f"not a base64 image data URL ({head[:40]!r})")
+                digests.append(hashlib.sha256(base64.b64decode(data, validate=True)).hexdigest())
+            except (ValueError, binascii.Error) as exc:
+                digests.append(f"undecodable: {exc}")
+    return digests
 
 
 def default_grade(report: str) -> int:
@@ -163,8 +195,8 @@ class FakeLLMServer:
         else:
             text, logprobs = self.policy.candidate(body), None
         with self._lock:
-            self.requests.append({**body, "_role": role})
-        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+            self.requests.append({**body, "_role": role, "_images": image_digests(messages)})
+        prompt_tokens = sum(len(text_of(m.get("content")).split()) for m in messages)
         completion_tokens = max(1, len(text.split()))
         choice: dict[str, Any] = {
             "index": 0,
@@ -187,7 +219,7 @@ class FakeLLMServer:
         }
 
     def _evaluate(self, messages: list[dict[str, Any]]) -> str:
-        user = messages[1]["content"]
+        user = text_of(messages[1]["content"])
         answer_match = re.search(r"<answer>\n(.*)\n</answer>", user, re.S)
         answer = answer_match.group(1) if answer_match else ""
         steps = _STEP_LINE.findall(user)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import RunError
 from ..formats.dataset import Dataset
+from ..formats.images import user_content
 from ..formats.scenario import METRICS, CriterionStep, Metric, Scenario
 from ..metrics.answer import measure_answer
 from ..metrics.complexity import Complexity
@@ -22,6 +23,7 @@ from ..reporting.statistics import exact_agreement
 from ..results import (
     AttemptResult,
     CallRecord,
+    ImageRecord,
     ItemResult,
     MetricResult,
     StepResult,
@@ -55,10 +57,17 @@ class Case:
         return f"{self.scenario.id}-{self.dataset.name}" if self.dataset else self.scenario.id
 
     def messages(self) -> list[dict[str, Any]]:
+        """System and user message; the user's carries the scenario's images as parts."""
+        prompt = self.scenario.prompt_for(self.dataset)
         return [
             {"role": "system", "content": self.scenario.system},
-            {"role": "user", "content": self.scenario.prompt_for(self.dataset)},
+            {"role": "user", "content": user_content(prompt, self.scenario.images)},
         ]
+
+    def prompt_text(self) -> str:
+        """The user prompt as readable text: images named by a note, never as base64."""
+        notes = [image.note() for image in self.scenario.images]
+        return "\n\n".join([self.scenario.prompt_for(self.dataset), *notes])
 
 
 def _weighted_rate(pairs: list[tuple[float, bool]]) -> float | None:
@@ -150,7 +159,13 @@ async def run_attempt(
     )
     calls: list[CallRecord] = [call_record("candidate", reply)]
     steps = case.scenario.steps_for(case.dataset)
-    submission = Submission(case.scenario.system, messages[-1]["content"], reply.text)
+    scenario = case.scenario
+    submission = Submission(
+        scenario.system,
+        case.prompt_text(),
+        reply.text,
+        scenario.images if scenario.judge_images else (),
+    )
     outcomes: list[JudgeOutcome] = list(
         await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in setup.judges))
     )
@@ -216,7 +231,11 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
         dataset=case.dataset.name if case.dataset else None,
         model=model.name,
         complexity=case.complexity.as_dict() if case.complexity else {},
-        prompt=case.messages()[-1]["content"],
+        prompt=case.prompt_text(),
+        images=[
+            ImageRecord(file=i.name, media_type=i.media_type, size=i.size, sha256=i.sha256)
+            for i in case.scenario.images
+        ],
         status="scored" if best else "unscored",
         attempts=attempts,
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),

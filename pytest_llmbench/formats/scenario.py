@@ -2,8 +2,8 @@
 
 A scenario is a task (a prompt template and an optional system prompt), the datasets
 it runs on, optional reference answers per dataset, and the evaluation criteria.
-`load_scenario` returns a `Scenario` whose datasets, references and templates are
-resolved, so every later stage works on checked data.
+`load_scenario` returns a `Scenario` whose datasets, references, templates and images
+are resolved, so every later stage works on checked data.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ..errors import FormatError
 from .categories import CATEGORIES, category_ids
 from .dataset import Dataset, DatasetIndex
+from .images import ImageSpec, ScenarioImage, load_images
 from .render import compile_template, render
 from .validation import load_model
 
@@ -124,6 +125,8 @@ class ScenarioSpec(BaseModel):
     references: dict[str, str | FileRef] = {}
     criteria: Criteria = Criteria()
     dataset_criteria: dict[str, Criteria | FileRef] = {}
+    images: list[ImageSpec] = []  # PNG/JPEG files sent with the prompt (formats/images.py)
+    judge_images: bool = False  # the evaluator also receives the images
 
     @field_validator("category")
     @classmethod
@@ -160,6 +163,8 @@ class Scenario:
     references: dict[str, str]  # dataset name (or NO_DATASET) -> reference answer
     prompts: dict[str, str]  # dataset name (or NO_DATASET) -> the prompt, rendered at load
     steps: dict[str, tuple[CriterionStep, ...]]  # dataset name (or NO_DATASET) -> its steps
+    images: tuple[ScenarioImage, ...] = ()  # attached to the user prompt of every item
+    judge_images: bool = False  # the evaluator's request carries the images too
 
     def steps_for(self, dataset: Dataset | None) -> tuple[CriterionStep, ...]:
         """The shared steps followed by the dataset's own, numbered A1.., C1.."""
@@ -274,6 +279,8 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         for key, value in spec.references.items()
     }
     steps = {name: _steps(path, spec, name) for name in sorted(names)}
+    if spec.judge_images and not spec.images:
+        raise FormatError(path, "judge_images", "is true but the scenario lists no images:")
     return Scenario(
         id=spec.id,
         title=spec.title or spec.id,
@@ -285,4 +292,6 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         references=references,
         prompts=_render_prompts(path, spec, template, resolved),
         steps=steps,
+        images=load_images(path, spec.images),
+        judge_images=spec.judge_images,
     )

@@ -90,19 +90,31 @@ def test_leaderboard_names_its_formula() -> None:
     assert "Score formula `sum8`" in markdown.render(board)
 
 
-def test_category_default_applies_when_no_formula_is_chosen(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(formulas, "CATEGORY_DEFAULTS", {"multimodal": "multimodal"})
+def test_multimodal_category_uses_its_formula_by_default_and_rows_say_so() -> None:
+    # Acc 4, Compl 1: multimodal = 0.9*1 + 0.1*0 = 0.9; weighted (no rate, attempt 1 of 3)
+    # = 0.4 + 0.1 + 0 + 0.1 = 0.6.
     items = [_item("m", "multimodal", 4, 1, None, 1), _item("m", "analysis", 4, 1, None, 1)]
     board = leaderboard.build(items, attempts=3)
     rows = {r["category"]: r for r in board["categories"]}
     assert rows["multimodal"]["score"] == pytest.approx(0.9)
     assert rows["multimodal"]["formula"] == "multimodal"
+    assert rows["analysis"]["score"] == pytest.approx(0.6)
     assert rows["analysis"]["formula"] == "weighted"
+    # The model's row averages item scores, each by its category's formula, on one 0..1 scale.
+    (model,) = board["models"]
+    assert model["score"] == pytest.approx((0.9 + 0.6) / 2)
+    assert model["formula"] == "multimodal,weighted"
     assert board["formula"] == "multimodal,weighted"
+    assert set(board["formulas"]) == {"multimodal", "weighted"}
+    text = markdown.render(board)
+    assert "| Model | Category | Formula | Score |" in text
+    assert "| m | multimodal | multimodal | 0.900 |" in text
+    assert "| m | analysis | weighted | 0.600 |" in text
+    # An explicit choice applies to every category.
     chosen = leaderboard.build(items, attempts=3, formula="sum8")
     assert {r["formula"] for r in chosen["categories"]} == {"sum8"}
+    assert chosen["models"][0]["score"] == pytest.approx(5 / 8)
+    assert formulas.formula_for("multimodal", "weighted").name == "weighted"
 
 
 def test_max_rate_is_over_models_so_scores_depend_on_each_other() -> None:
