@@ -3,6 +3,7 @@ executability, and the sandbox the checkers run in."""
 
 from __future__ import annotations
 
+import socket
 import sys
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -177,7 +178,7 @@ def test_executability_counts_checked_files_only(monkeypatch: pytest.MonkeyPatch
     assert sum(c.status == "not checked" for c in metrics.syntax) == 2
 
 
-def test_sandbox_limits_time_memory_and_network(tmp_path: Path) -> None:
+def test_sandbox_limits_time_memory_and_folder(tmp_path: Path) -> None:
     slow = sandbox.run([sys.executable, "-c", "import time; time.sleep(5)"], tmp_path, timeout=0.5)
     assert slow.timed_out
     hungry = sandbox.run(
@@ -186,7 +187,51 @@ def test_sandbox_limits_time_memory_and_network(tmp_path: Path) -> None:
     assert hungry.returncode != 0 and "MemoryError" in hungry.stderr
     where = sandbox.run([sys.executable, "-c", "import os; print(os.getcwd())"], tmp_path)
     assert Path(where.stdout.strip()).resolve() == tmp_path.resolve()
-    if sandbox.network_isolation() == "unshare":
+
+
+_CONNECT = """
+import socket, sys
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5).close()
+    print("connected")
+except OSError as exc:
+    print(type(exc).__name__)
+"""
+
+
+@pytest.mark.parametrize("isolation", ["unshare", "seccomp"])
+def test_sandbox_has_no_network(
+    isolation: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not sandbox._works(sandbox.ISOLATIONS[isolation]):
+        pytest.skip(f"{isolation} cannot isolate on this machine")
+    monkeypatch.setattr(sandbox, "network_isolation", lambda: isolation)
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = str(server.getsockname()[1])
+        # The test process itself reaches the server; the sandboxed child does not.
+        socket.create_connection(("127.0.0.1", int(port)), timeout=5).close()
+        probe = sandbox.run([sys.executable, "-c", _CONNECT, port], tmp_path)
+    # unshare: the namespace's loopback is down (network unreachable); seccomp: refused.
+    expected = {"unshare": "OSError", "seccomp": "PermissionError"}[isolation]
+    assert probe.stdout.strip() == expected, probe.stderr
+    if isolation == "unshare":  # an empty namespace: its own loopback only
         probe = "import socket; print(socket.if_nameindex())"
         interfaces = sandbox.run([sys.executable, "-c", probe], tmp_path)
         assert interfaces.stdout.strip() == "[(1, 'lo')]"
+    # The checkers work inside: each tool that is installed passes good code, fails bad.
+    syntax._check_cached.cache_clear()
+    try:
+        checks = syntax.check_files(
+            (
+                ("a.js", "javascript", "const a = 1;"),
+                ("b.tsx", "tsx", "export const B = (): JSX.Element => <p />;"),
+                ("C.java", "java", "class C {}"),
+                ("d.py", "python", "x = 1"),
+                ("e.js", "javascript", "const = ;"),
+            )
+        )
+    finally:
+        syntax._check_cached.cache_clear()
+    statuses = [c.status for c in checks]
+    assert statuses[-1] == "fail" and "fail" not in statuses[:-1], checks
+    assert statuses[0] == statuses[3] == "pass"
