@@ -12,9 +12,11 @@ import pytest
 
 from pytest_llmbench.evaluation import sandbox, syntax
 from pytest_llmbench.evaluation.workspace import answer_workspace, safe_path
-from pytest_llmbench.formats.dataset import Dataset, SourceFile
-from pytest_llmbench.metrics.answer import measure_answer, normalised, similarity
+from pytest_llmbench.formats.dataset import Dataset, SourceFile, load_dataset
+from pytest_llmbench.formats.render import inline_files
+from pytest_llmbench.metrics.answer import code_text, measure_answer, normalised, similarity
 from pytest_llmbench.metrics.complexity import measure
+from tests.conftest import REPO
 
 MULTI_FILE = """Here is the app.
 
@@ -104,6 +106,22 @@ def test_similarity_pins_argument_order_and_autojunk() -> None:
     assert normalised(0.8, 0.5) == pytest.approx(0.6)
     assert normalised(0.4, 0.5) == pytest.approx(-0.2)
     assert normalised(0.9, 1.0) is None
+
+
+def test_cydifflib_gives_difflibs_figures_on_real_pairs() -> None:
+    """The ModifyReactApp reference against its do-nothing answer (the input as the prompt
+    inlines it), both argument orders: the same ratio to the last bit, and autojunk's
+    default would have given another figure (0.18 instead of 0.49)."""
+    reference = code_text(
+        (REPO / "scenarios/generation/references/ModifyReactApp/ReactFetchAPI.md").read_text()
+    )
+    unchanged = code_text(inline_files(load_dataset(REPO / "datasets/javascript/ReactFetchAPI")))
+    assert reference and unchanged
+    for a, b in ((reference, unchanged), (unchanged, reference)):
+        expected = SequenceMatcher(None, a, b, autojunk=False).ratio()
+        assert similarity(a, b) == expected
+        assert abs(SequenceMatcher(None, a, b).ratio() - expected) > 0.1
+    assert similarity(reference, unchanged) != similarity(unchanged, reference)
 
 
 def _dataset(code: str) -> Dataset:
