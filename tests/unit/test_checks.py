@@ -111,11 +111,15 @@ def test_jsx_in_a_js_file_is_parsed_as_jsx() -> None:
 
 def test_a_missing_checker_is_not_checked_never_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(syntax, "_tool", lambda kind: None)
+    syntax._check_cached.cache_clear()  # results of the real tools must not be reused
     code = "const a: number = 1;\n"
-    (result,) = check_files((("a.ts", "typescript", code),))
-    assert result.status == "not checked" and "npm ci" in result.reason
-    # A parses check over files no checker could read gives no verdict: the step is unscored.
-    assert run_check(Check(parses=True), f"```ts\n{code}```") is None
+    try:
+        (result,) = check_files((("a.ts", "typescript", code),))
+        assert result.status == "not checked" and "npm ci" in result.reason
+        # A parses check over files no checker could read gives no verdict: unscored.
+        assert run_check(Check(parses=True), f"```ts\n{code}```") is None
+    finally:
+        syntax._check_cached.cache_clear()
 
 
 def test_unknown_languages_have_no_checker() -> None:
