@@ -189,7 +189,11 @@ def scatter(
             f"<title>{escape(label)}: {px:.4g}, {py:.4g}</title></circle>"
         )
         if labels:
-            body.append(_text(x + 8, y - 6, label, cls="small"))
+            # A label that would run off the right edge goes to the left of its point.
+            if x + 8 + SMALL_CHAR_PX * len(label) > WIDTH:
+                body.append(_text(x - 8, y - 6, label, "end", "small"))
+            else:
+                body.append(_text(x + 8, y - 6, label, cls="small"))
     if len(colours) > 1:
         for n, (name, fill) in enumerate(colours.items()):
             y = height + 6 + n * 18

@@ -142,7 +142,7 @@ def test_chart_labels_fit_and_series_have_colours() -> None:
     columns = ["documentation", "explanation", "generation", "migration", "analysis"] * 2
     columns = [f"{c}{n}" for n, c in enumerate(columns)]
     heat = charts.heat_map([model, "m"], columns, {(model, columns[0]): 0.5}, "heat")
-    points = [charts.Point("a", 0.1, 0.2, "m1"), charts.Point("b", 0.2, 0.1, "m2")]
+    points = [charts.Point("b", 0.1, 0.2, "m1"), charts.Point(model, 0.2, 0.1, "m2")]
     scatter = charts.scatter(points, "s", "x", "y", series_order=["m2", "m1"])
     with chromium() as browser:
         page = browser.new_page()
@@ -165,6 +165,11 @@ def test_chart_labels_fit_and_series_have_colours() -> None:
             "cs => cs.map(c => getComputedStyle(c).fill)"
         )
         assert len(set(fills)) == 2 and set(legend) == set(fills)
+        # The label of the point at the highest x stays inside the chart.
+        chart = page.locator("#scatter svg").bounding_box()
+        far = page.locator("#scatter text", has_text=model).bounding_box()
+        assert chart is not None and far is not None
+        assert far["x"] + far["width"] <= chart["x"] + chart["width"], "label cut off"
         # series_order decides the colours: m2, named first, gets the first colour.
         assert page.locator("#scatter text", has_text="m2").count() == 1
         assert fills[1] == legend[0]
