@@ -122,6 +122,27 @@ def test_a_missing_checker_is_not_checked_never_pass(monkeypatch: pytest.MonkeyP
         syntax._check_cached.cache_clear()
 
 
+def test_jsx_in_a_js_file_without_esbuild_is_not_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = syntax._tool
+    monkeypatch.setattr(syntax, "_tool", lambda kind: None if kind == "esbuild" else real(kind))
+    if real("node") is None:
+        pytest.skip("node is not installed")
+    syntax._check_cached.cache_clear()
+    try:
+        jsx, broken = check_files(
+            (
+                ("src/App.js", "javascript", "export const App = () => <p>hi</p>;\n"),
+                ("src/util.js", "javascript", "export function f( {\n"),
+            )
+        )
+        # node's failure on JSX only means "this is JSX": no verdict without esbuild.
+        assert (jsx.status, jsx.checker) == ("not checked", "esbuild (jsx)")
+        assert "esbuild is not installed" in jsx.reason
+        assert (broken.status, broken.checker) == ("fail", "node")
+    finally:
+        syntax._check_cached.cache_clear()
+
+
 def test_unknown_languages_have_no_checker() -> None:
     (result,) = check_files((("run.sh", "bash", "echo {"),))
     assert (result.status, result.checker) == ("not checked", None)
