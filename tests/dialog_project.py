@@ -11,6 +11,7 @@ from typing import Any
 
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import load_scenario
+from pytest_llmbench.models.base import ToolCall
 from pytest_llmbench.models.script import play
 from tests.conftest import write_project
 
@@ -91,11 +92,15 @@ Reply = str | dict[str, Any]
 
 def message(text: str, calls: list[tuple[str, str]] | None = None) -> dict[str, Any]:
     """An assistant message for the test server: text and (name, arguments) tool calls."""
+    return with_calls(text, [ToolCall(f"call_{i}", n, a) for i, (n, a) in enumerate(calls or [])])
+
+
+def with_calls(text: str, calls: list[ToolCall]) -> dict[str, Any]:
     out: dict[str, Any] = {"role": "assistant", "content": text or None}
     if calls:
         out["tool_calls"] = [
-            {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": a}}
-            for i, (n, a) in enumerate(calls)
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in calls
         ]
     return out
 
@@ -113,9 +118,7 @@ def script_player(scenario_files: list[Path]) -> Callable[[dict[str, Any]], Repl
         messages = body["messages"]
         first = next(m["content"] for m in messages if m["role"] == "user")
         text, calls = play(by_prompt[first], messages, native=bool(body.get("tools")))
-        if not calls:
-            return text
-        return message(text, [(c.name, c.arguments) for c in calls])
+        return with_calls(text, list(calls)) if calls else text
 
     return candidate
 

@@ -137,6 +137,10 @@ class LiteLLMModel:
             kwargs["top_logprobs"] = request.top_logprobs
         if request.tools:
             kwargs["tools"] = list(request.tools)
+            # litellm 1.106 routes any request with tools through its MCP gateway check,
+            # which imports the optional `mcp` package and fails without it; our tools are
+            # plain functions, never MCP servers.
+            kwargs["_skip_mcp_handler"] = True
         return kwargs
 
     async def complete(self, request: ModelRequest) -> ModelReply:

@@ -1,0 +1,220 @@
+"""Dialog scenarios end to end: offline, through the local server with native tool calls
+and with the JSON text protocol, and models that misbehave (bounded failures)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import model_row, read_leaderboard, read_results
+from tests.dialog_project import arguments, message, script_player, write_dialog_project
+from tests.llm_server import FakeLLMServer
+
+
+@pytest.fixture
+def dialog_project(pytester: pytest.Pytester) -> Path:
+    return write_dialog_project(pytester.path)
+
+
+def _server_args(server: FakeLLMServer, *extra: str) -> list[str]:
+    return [
+        "--llm-model=openai/cand",
+        f"--llm-api-base={server.base_url}",
+        "--llm-attempts=1",
+        "--llm-cache=off",
+        *extra,
+    ]
+
+
+def _scenario_file(root: Path) -> Path:
+    return root / "scenarios" / "dialog" / "GreetInSteps.yaml"
+
+
+def test_offline_reference_plays_the_script_and_echo_scores_low(
+    pytester: pytest.Pytester, dialog_project: Path
+) -> None:
+    result = pytester.runpytest("--llm-model=llmbench/reference,llmbench/echo", "--llm-attempts=1")
+    result.assert_outcomes(passed=2)
+    items = {r["model"]: r for r in read_results(dialog_project)}
+    reference, echo = items["llmbench/reference"], items["llmbench/echo"]
+    dialog = reference["attempts"][0]["dialog"]
+    assert dialog["protocol"] == "native" and dialog["ended"] == "finished"
+    assert [t["finished"] for t in dialog["turns"]] == [True, True]
+    assert dialog["turns"][0]["changed"] == ["src/app.js"]
+    assert dialog["turns"][1]["changed"] == ["test/app.test.js"]
+    steps = {s["id"]: s["check"]["passed"] for s in reference["attempts"][0]["steps"]}
+    assert steps == {"T1.A1": True, "T1.C1": True, "T1.C2": True, "T2.A1": True, "T2.C1": True}
+    assert reference["accuracy"] == reference["completeness"] == 4.0
+    # Echo finishes every step without writing: only "src/app.js parses" holds.
+    assert echo["attempts"][0]["dialog"]["turns"][0]["changed"] == []
+    assert echo["accuracy"] == pytest.approx(1 + 3 * 0.5) and echo["completeness"] == 1.0
+    saved = dialog_project / "reports" / "workspaces" / "GreetInSteps-Mini-llmbench_reference"
+    test_file = saved / "attempt-1" / "test" / "app.test.js"
+    assert "greet('Ada')" in test_file.read_text()
+    assert (saved / "attempt-1" / "src" / "app.js").is_file()
+    board = read_leaderboard(dialog_project)
+    assert {r["category"] for r in board["leaderboard"]["categories"]} == {"dialog"}
+    assert (
+        model_row(board, "llmbench/reference")["score"] > model_row(board, "llmbench/echo")["score"]
+    )
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["no-xdist", "xdist"])
+def test_native_tool_calls_through_litellm(
+    pytester: pytest.Pytester,
+    dialog_project: Path,
+    llm_server: FakeLLMServer,
+    workers: list[str],
+) -> None:
+    llm_server.policy.candidate = script_player([_scenario_file(dialog_project)])
+    result = pytester.runpytest(*_server_args(llm_server, "--llm-judge=openai/judge", *workers))
+    result.assert_outcomes(passed=1)
+    (item,) = read_results(dialog_project)
+    attempt = item["attempts"][0]
+    dialog = attempt["dialog"]
+    assert dialog["protocol"] == "native" and dialog["ended"] == "finished"
+    candidate = [r for r in llm_server.requests if r["_role"] == "candidate"]
+    assert len(candidate) == dialog["rounds"] == 4
+    assert all({t["function"]["name"] for t in r["tools"]} >= {"write_file"} for r in candidate)
+    # The server got each tool call's result back as a tool message with its id, then the
+    # next turn: turn 1's third reply was write_file and finish_step.
+    last = candidate[-1]["messages"]
+    assert [m["role"] for m in last[-4:]] == ["assistant", "tool", "tool", "user"]
+    assert [m["tool_call_id"] for m in last[-3:-1]] == ["call_0_2_0", "call_0_2_1"]
+    assert last[-2]["content"] == "step finished"
+    # Per turn: the judge's grades, and a call log with tokens, time and the tool calls.
+    for turn in dialog["turns"]:
+        assert turn["accuracy"]["source"] == "judges" and turn["accuracy"]["grades"]
+    calls = [c for c in attempt["calls"] if c["role"] == "candidate"]
+    assert [c["turn"] for c in calls] == [1, 1, 1, 2]
+    assert calls[2]["tool_calls"][0]["name"] == "write_file"
+    assert all(c["prompt_tokens"] > 0 and c["latency_s"] > 0 for c in calls)
+    assert dialog["tokens"] == sum(c["prompt_tokens"] + c["completion_tokens"] for c in calls)
+    assert item["accuracy"] == pytest.approx(4 * 0.8 + 3 * 0.2)  # grade 4 at p=0.8
+    assert llm_server.roles().count("evaluator") == 2  # one report per turn
+    written = dialog_project / "reports" / "workspaces" / "GreetInSteps-Mini-openai_cand"
+    assert (written / "attempt-1" / "test" / "app.test.js").is_file()
+
+
+def test_text_protocol_by_option(
+    pytester: pytest.Pytester, dialog_project: Path, llm_server: FakeLLMServer
+) -> None:
+    llm_server.policy.candidate = script_player([_scenario_file(dialog_project)])
+    pytester.runpytest(*_server_args(llm_server, "--llm-tool-protocol=text")).assert_outcomes(
+        passed=1
+    )
+    (item,) = read_results(dialog_project)
+    dialog = item["attempts"][0]["dialog"]
+    assert dialog["protocol"] == "text" and dialog["ended"] == "finished"
+    assert item["accuracy"] == item["completeness"] == 4.0
+    assert all("tools" not in r for r in llm_server.requests)
+    system = llm_server.requests[0]["messages"][0]["content"]
+    assert '{"tool": "write_file"' in system
+    # Results come back as one user message per reply.
+    assert llm_server.requests[1]["messages"][-1]["content"].startswith("Results:\n[1] list_files")
+
+
+def test_auto_falls_back_to_text_when_the_provider_rejects_tools(
+    pytester: pytest.Pytester, dialog_project: Path, llm_server: FakeLLMServer
+) -> None:
+    llm_server.policy.candidate = script_player([_scenario_file(dialog_project)])
+    llm_server.policy.status_of_request = lambda body: 400 if body.get("tools") else None
+    pytester.runpytest(*_server_args(llm_server)).assert_outcomes(passed=1)
+    (item,) = read_results(dialog_project)
+    dialog = item["attempts"][0]["dialog"]
+    assert dialog["protocol"] == "text"
+    assert "native tool calls rejected" in dialog["protocol_note"]
+    assert item["accuracy"] == 4.0
+
+
+def _misbehaving(reply: Any) -> Any:
+    """A candidate that gives `reply(n)` for its n-th request (from 1)."""
+    count = {"n": 0}
+
+    def candidate(body: dict[str, Any]) -> Any:
+        count["n"] += 1
+        return reply(count["n"])
+
+    return candidate
+
+
+def test_writes_outside_the_workspace_are_refused_and_bounded(
+    pytester: pytest.Pytester, dialog_project: Path, llm_server: FakeLLMServer
+) -> None:
+    outside = pytester.path / "escaped.txt"
+    attempts = [str(outside), "../escaped.txt", "src/../../escaped.txt"]
+    llm_server.policy.candidate = _misbehaving(
+        lambda n: message("", [("write_file", arguments(path=attempts[(n - 1) % 3], content="x"))])
+    )
+    result = pytester.runpytest(*_server_args(llm_server, "--llm-timeout=30"))
+    result.assert_outcomes(failed=0, passed=1)
+    assert not outside.exists()
+    (item,) = read_results(dialog_project)
+    dialog = item["attempts"][0]["dialog"]
+    assert dialog["ended"] == "tool error limit" and dialog["tool_errors"] == 3
+    assert [e["outcome"] for e in dialog["events"]] == ["refused"] * 3
+    assert "absolute path" in dialog["events"][0]["message"]
+    assert "climbs out" in dialog["events"][1]["message"]
+    tool_messages = [m for m in dialog["messages"] if m["role"] == "tool"]
+    assert tool_messages[0]["content"].startswith("error: path")
+    assert [t["finished"] for t in dialog["turns"]] == [False, False]
+    assert item["completeness"] == 1.0  # nothing was written: every completeness check fails
+
+
+def test_a_model_that_never_finishes_hits_the_round_limit(
+    pytester: pytest.Pytester, dialog_project: Path, llm_server: FakeLLMServer
+) -> None:
+    llm_server.policy.candidate = lambda body: message("", [("list_files", "{}")])
+    pytester.runpytest(*_server_args(llm_server)).assert_outcomes(passed=1)
+    (item,) = read_results(dialog_project)
+    dialog = item["attempts"][0]["dialog"]
+    assert dialog["ended"] == "round limit"
+    assert "turn 1 not finished in 4 rounds" in dialog["end_reason"]
+    assert dialog["rounds"] == 4 and llm_server.roles().count("candidate") == 4
+    assert dialog["turns"][1]["rounds"] == 0
+
+
+def test_plain_text_without_tool_calls_is_nudged_then_bounded(
+    pytester: pytest.Pytester, dialog_project: Path, llm_server: FakeLLMServer
+) -> None:
+    llm_server.policy.candidate = lambda body: "I would change src/app.js."
+    pytester.runpytest(*_server_args(llm_server)).assert_outcomes(passed=1)
+    (item,) = read_results(dialog_project)
+    dialog = item["attempts"][0]["dialog"]
+    assert dialog["ended"] == "round limit"
+    assert dialog["messages"][-1] == {
+        "role": "user",
+        "content": "No tool was called. Use the tools to do the step, then call finish_step.",
+    }
+
+
+def test_malformed_tool_calls_get_errors_and_are_bounded(
+    pytester: pytest.Pytester, dialog_project: Path, llm_server: FakeLLMServer
+) -> None:
+    bad = [("write_file", "{not json"), ("delete_everything", "{}"), ("read_file", "{}")]
+    llm_server.policy.candidate = _misbehaving(lambda n: message("", [bad[(n - 1) % 3]]))
+    pytester.runpytest(*_server_args(llm_server)).assert_outcomes(passed=1)
+    (item,) = read_results(dialog_project)
+    dialog = item["attempts"][0]["dialog"]
+    assert dialog["ended"] == "tool error limit"
+    assert [e["outcome"] for e in dialog["events"]] == ["malformed"] * 3
+    messages = [e["message"] for e in dialog["events"]]
+    assert "not valid JSON" in messages[0]
+    assert "unknown tool 'delete_everything'" in messages[1]
+    assert "needs the string argument 'path'" in messages[2]
+
+
+def test_a_hanging_model_hits_the_time_limit(
+    pytester: pytest.Pytester, dialog_project: Path, llm_server: FakeLLMServer
+) -> None:
+    scenario = _scenario_file(dialog_project)
+    scenario.write_text(
+        scenario.read_text().replace("max_tool_errors: 2}", "max_tool_errors: 2, max_seconds: 1}")
+    )
+    llm_server.policy.latency = 3.0
+    pytester.runpytest(*_server_args(llm_server)).assert_outcomes(passed=1)
+    (item,) = read_results(dialog_project)
+    dialog = item["attempts"][0]["dialog"]
+    assert dialog["ended"] == "time limit" and dialog["seconds"] < 2.5
