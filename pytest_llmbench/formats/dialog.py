@@ -88,7 +88,7 @@ def _block_text(source: Path, wanted: str, script: Path, where: str) -> str:
         raise FormatError(script, f"{where}.from", f"{source} does not exist")
     for block in reversed(extract_code_blocks(source.read_text(encoding="utf-8"))):
         if block.path == wanted:
-            return block.code
+            return block.code if block.code.endswith("\n") else block.code + "\n"
     raise FormatError(script, f"{where}.from", f"{source.name} has no block headed {wanted}")
 
 
