@@ -6,7 +6,8 @@ A turn's check looks at the workspace as the turn left it:
   path: P + contains / not_contains / regex   on that file's text (a missing file fails);
   path: P + parses       that file passes its syntax check;
   no path                contains / not_contains / regex / parses on the files the turn
-                         changed, as fenced blocks headed by their paths.
+                         changed, as fenced blocks headed by their paths (a turn that
+                         changed no file fails them all).
 The judges see the task (earlier turns' messages and this one's) and, as the answer,
 the files the turn changed with the model's finish_step summary.
 
@@ -45,6 +46,8 @@ def workspace_check(check: Check, files: dict[str, str], changed: dict[str, str]
     if check.file is not None:
         return run_check(check, fenced_files(files))
     if check.path is None:
+        if not changed:  # nothing to judge, so not even a not_contains holds
+            return Verdict(passed=False, reason="no file was changed in this step")
         return run_check(check, fenced_files(changed))
     path = check.path.replace("\\", "/").lstrip("./")
     if path not in files:
