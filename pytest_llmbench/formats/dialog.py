@@ -80,12 +80,13 @@ def is_relative_path(text: str) -> bool:
     )
 
 
-def _block_text(source: Path, wanted: str, script: Path, where: str) -> str:
+def _block_text(script: Path, written: str, wanted: str, where: str) -> str:
     # Imported here: formats must not pull the evaluation package in at import time.
     from ..evaluation.codeblocks import extract_code_blocks
 
+    source = script.parent / written
     if not source.is_file():
-        raise FormatError(script, f"{where}.from", f"{source} does not exist")
+        raise FormatError(script, f"{where}.from", f"{written} does not exist")
     for block in reversed(extract_code_blocks(source.read_text(encoding="utf-8"))):
         if block.path == wanted:
             return block.code if block.code.endswith("\n") else block.code + "\n"
@@ -107,7 +108,7 @@ def _call(script: Path, where: str, raw: Any) -> ScriptCall:
                 script, f"{where}.from", "only write_file takes from, instead of content"
             )
         block = str(raw.get("block") or raw.get("path") or "")
-        arguments["content"] = _block_text(script.parent / str(raw["from"]), block, script, where)
+        arguments["content"] = _block_text(script, str(raw["from"]), block, where)
     for name in TOOL_ARGUMENTS[tool]:
         if not isinstance(arguments.get(name), str):
             raise FormatError(script, f"{where}.{name}", f"{tool} needs {name} (a string)")

@@ -3,12 +3,14 @@ and with the JSON text protocol, and models that misbehave (bounded failures).""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import model_row, read_leaderboard, read_results
+from tests.conftest import REPO, model_row, read_leaderboard, read_results
 from tests.dialog_project import arguments, message, script_player, write_dialog_project
 from tests.llm_server import FakeLLMServer
 
@@ -218,3 +220,62 @@ def test_a_hanging_model_hits_the_time_limit(
     (item,) = read_results(dialog_project)
     dialog = item["attempts"][0]["dialog"]
     assert dialog["ended"] == "time limit" and dialog["seconds"] < 2.5
+
+
+@pytest.fixture
+def dialog_catalogue(pytester: pytest.Pytester) -> Path:
+    """The repository's dialog scenarios with their two datasets (and the single-shot
+    reference answer one of their scripts takes files from)."""
+    for rel in ("scenarios/dialog", "scenarios/migration/references/UpdateReact"):
+        shutil.copytree(REPO / rel, pytester.path / rel)
+    for name in ("ToDoApp_AngularJS", "ToDoApp_ReactJS"):
+        source = REPO / "datasets" / "javascript" / name
+        shutil.copytree(source, pytester.path / "datasets" / "javascript" / name)
+    return pytester.path
+
+
+@pytest.mark.parametrize("how", ["offline", "native", "text"])
+def test_catalogue_dialogs_run_end_to_end(
+    pytester: pytest.Pytester, dialog_catalogue: Path, llm_server: FakeLLMServer, how: str
+) -> None:
+    """Both dialog scenarios of the catalogue: the reference script played by the offline
+    model, or by the local server through litellm as tool calls or as JSON text commands."""
+    if how == "offline":
+        args = ["--llm-model=llmbench/reference", "--llm-attempts=1"]
+    else:
+        scenarios = sorted((dialog_catalogue / "scenarios" / "dialog").glob("*.yaml"))
+        llm_server.policy.candidate = script_player(scenarios)
+        args = _server_args(llm_server, "--llm-judge=openai/judge")
+        if how == "text":
+            args.append("--llm-tool-protocol=openai/cand=text")
+    pytester.runpytest("scenarios", *args).assert_outcomes(passed=2)
+    results = {r["scenario"]: r for r in read_results(dialog_catalogue)}
+    assert sorted(results) == ["MigrateTodoAngularJSToReact", "UpgradeReactTodo"]
+    report = json.loads((dialog_catalogue / "reports" / "report.json").read_text())
+    in_report = {
+        value["scenario"]: value
+        for test in report["tests"]
+        for prop in test["user_properties"]
+        for key, value in prop.items()
+        if key == "llmbench"
+    }
+    for name, item in results.items():
+        attempt = item["attempts"][0]
+        dialog = attempt["dialog"]
+        assert dialog["ended"] == "finished" and dialog["tool_errors"] == 0
+        assert dialog["protocol"] == ("text" if how == "text" else "native")
+        assert [t["finished"] for t in dialog["turns"]] == [True] * 4
+        assert all(t["changed"] for t in dialog["turns"])
+        checked = [s for s in attempt["steps"] if s["check"] is not None]
+        assert {s["id"].split(".")[0] for s in checked} == {"T1", "T2", "T3", "T4"}
+        assert all(s["check"]["passed"] for s in checked), name
+        if how != "offline":
+            assert all(t["accuracy"]["source"] == "judges" for t in dialog["turns"])
+            assert all(s["judges"]["openai/judge"]["passed"] for s in attempt["steps"])
+        assert item["accuracy"] == pytest.approx(4.0 if how == "offline" else 3.8)
+        assert in_report[name]["attempts"][0]["dialog"]["turns"] == dialog["turns"]
+        model = "llmbench_reference" if how == "offline" else "openai_cand"
+        saved = dialog_catalogue / "reports" / "workspaces" / f"{name}-{item['dataset']}-{model}"
+        assert (saved / "attempt-1" / "package.json").is_file()
+    migrated = dialog_catalogue / "reports" / "workspaces"
+    assert list(migrated.glob("MigrateTodoAngularJSToReact-*/attempt-1/src/todos.test.js"))
