@@ -171,6 +171,9 @@ class CodeMetrics(Schema):
     executability_reason: str | None = None
 
 
+ToolOutcome = Literal["ok", "refused", "malformed", "finished", "ignored"]
+
+
 class ToolEvent(Schema):
     """One tool call of a dialog as it was executed."""
 
@@ -178,7 +181,7 @@ class ToolEvent(Schema):
     round: int = Field(description="the model round-trip of the turn (from 1) that made it")
     tool: str = Field(description="the tool named; '' for a text command that was not one")
     path: str | None = None
-    outcome: Literal["ok", "refused", "malformed", "finished", "ignored"] = Field(
+    outcome: ToolOutcome = Field(
         description="refused: path outside the workspace or too large; malformed: bad JSON, "
         "unknown tool or missing argument; ignored: after finish_step in the same reply"
     )

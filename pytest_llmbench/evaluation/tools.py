@@ -25,10 +25,11 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ..formats.dialog import TOOL_ARGUMENTS
 from ..models.base import ToolCall
+from ..results import ToolOutcome
 from .codeblocks import extract_code_blocks
 from .workspace import safe_path
 
@@ -113,15 +114,13 @@ the current step is done."""
 
 NUDGE = "No tool was called. Use the tools to do the step, then call finish_step."
 
-Outcome = Literal["ok", "refused", "malformed", "finished", "ignored"]
-
 
 @dataclass(frozen=True)
 class ToolResult:
     """What one call did: its outcome, the text the model gets back, and the path it named."""
 
     call: ToolCall
-    outcome: Outcome
+    outcome: ToolOutcome
     text: str
     path: str | None = None
     summary: str | None = None  # finish_step's summary

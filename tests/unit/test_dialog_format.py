@@ -119,7 +119,6 @@ def test_turns_belong_to_dialog_scenarios_only(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("  - - write_file", "  - - write_file", "has 1 turns but the scenario has 2"),
         ("tool: list_files", "tool: delete_all", "turns.0.0.tool: unknown tool 'delete_all'"),
         (
             "      path: src/app.js\n      content",
@@ -142,16 +141,20 @@ def test_script_mistakes_name_the_script_and_call(
     tmp_path: Path, old: str, new: str, message: str
 ) -> None:
     root = write_dialog_project(tmp_path)
-    text = GREET_SCRIPT
-    if message.startswith("has 1 turns"):
-        text = text[: text.index("  - - tool: write_file\n      path: test/")]
-    else:
-        assert old in text
-        text = text.replace(old, new, 1)
-    (root / SCRIPT).write_text(text)
+    assert old in GREET_SCRIPT
+    (root / SCRIPT).write_text(GREET_SCRIPT.replace(old, new, 1))
     with pytest.raises(FormatError, match=r"Mini\.yaml: ") as info:
         _load(root)
     assert message in str(info.value)
+
+
+def test_a_script_needs_one_list_of_calls_per_turn(tmp_path: Path) -> None:
+    root = write_dialog_project(tmp_path)
+    (root / SCRIPT).write_text(
+        GREET_SCRIPT[: GREET_SCRIPT.index("  - - tool: write_file\n      path: test/")]
+    )
+    with pytest.raises(FormatError, match="Mini.yaml: turns: has 1 turns but the scenario has 2"):
+        _load(root)
 
 
 def test_write_from_a_markdown_reference(tmp_path: Path) -> None:
