@@ -279,3 +279,17 @@ def test_catalogue_dialogs_run_end_to_end(
         assert (saved / "attempt-1" / "package.json").is_file()
     migrated = dialog_catalogue / "reports" / "workspaces"
     assert list(migrated.glob("MigrateTodoAngularJSToReact-*/attempt-1/src/todos.test.js"))
+
+
+def test_a_mistake_in_a_script_is_one_collection_error_line(
+    pytester: pytest.Pytester, dialog_project: Path
+) -> None:
+    script = dialog_project / "scenarios/dialog/references/GreetInSteps/Mini.yaml"
+    script.write_text(script.read_text().replace("tool: list_files", "tool: ls", 1))
+    result = pytester.runpytest("--llm-model=llmbench/reference")
+    result.assert_outcomes(errors=1)
+    output = result.stdout.str()
+    assert "Traceback" not in output and "INTERNALERROR" not in output
+    result.stdout.fnmatch_lines(
+        ["*GreetInSteps/Mini.yaml: turns.0.0.tool: unknown tool 'ls'; accepted: list_files, *"]
+    )
