@@ -56,6 +56,9 @@ def test_offline_reference_plays_the_script_and_echo_scores_low(
     test_file = saved / "attempt-1" / "test" / "app.test.js"
     assert "greet('Ada')" in test_file.read_text()
     assert (saved / "attempt-1" / "src" / "app.js").is_file()
+    page = (dialog_project / "reports" / "report.html").read_text()
+    assert page.count("<h4>Dialog</h4>") == 2 and "Test greet" in page
+    assert "-&gt; write_file(" in page  # the conversation, escaped, with its tool calls
     board = read_leaderboard(dialog_project)
     assert {r["category"] for r in board["leaderboard"]["categories"]} == {"dialog"}
     assert (
@@ -293,3 +296,20 @@ def test_a_mistake_in_a_script_is_one_collection_error_line(
     result.stdout.fnmatch_lines(
         ["*GreetInSteps/Mini.yaml: turns.0.0.tool: unknown tool 'ls'; accepted: list_files, *"]
     )
+
+
+def test_dialog_calls_are_cached_like_any_other(
+    pytester: pytest.Pytester, dialog_project: Path, llm_server: FakeLLMServer
+) -> None:
+    llm_server.policy.candidate = script_player([_scenario_file(dialog_project)])
+    args = [a for a in _server_args(llm_server) if a != "--llm-cache=off"]
+    pytester.runpytest(*args).assert_outcomes(passed=1)
+    first = llm_server.total_calls()
+    assert first == 4
+    pytester.runpytest(*args).assert_outcomes(passed=1)
+    assert llm_server.total_calls() == first  # every round of the dialog came from the cache
+    (item,) = read_results(dialog_project)
+    calls = item["attempts"][0]["calls"]
+    assert len(calls) == 4 and all(c["cached"] for c in calls)
+    assert item["attempts"][0]["dialog"]["ended"] == "finished"
+    assert item["accuracy"] == 4.0
