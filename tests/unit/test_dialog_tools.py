@@ -212,3 +212,27 @@ def test_item_metric_is_the_weighted_mean_of_the_turns() -> None:
         ],
     )
     assert unscored.value is None and unscored.unscored_reason == "turn 2: no grade"
+
+
+def test_cache_key_includes_tools_and_replies_keep_their_tool_calls(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from pytest_llmbench.evaluation.tools import TOOL_SCHEMAS
+    from pytest_llmbench.execution.cache import RequestCache, request_key
+    from pytest_llmbench.models.base import ModelReply, ModelRequest
+
+    plain = ModelRequest(messages=({"role": "user", "content": "hi"},), role="candidate")
+    with_tools = replace(plain, tools=TOOL_SCHEMAS)
+    assert request_key("m", None, plain) != request_key("m", None, with_tools)
+    fewer = replace(plain, tools=TOOL_SCHEMAS[:2])
+    assert request_key("m", None, fewer) != request_key("m", None, with_tools)
+    reply = ModelReply(
+        model="m",
+        text="",
+        latency_s=0.1,
+        tool_calls=(ToolCall("c1", "read_file", '{"path": "a"}'),),
+    )
+    cache = RequestCache(tmp_path)
+    cache.put("k", reply)
+    assert cache.get("k") == reply
+    cache.close()
