@@ -79,12 +79,18 @@ def test_turns_steps_script_and_reference_are_loaded(tmp_path: Path) -> None:
 def test_scenario_mistakes_name_file_and_field(
     tmp_path: Path, old: str, new: str, message: str
 ) -> None:
+    _assert_mistake(tmp_path, SCENARIO, GREET_DIALOG, old, new, message)
+
+
+def _assert_mistake(tmp_path: Path, rel: str, text: str, old: str, new: str, message: str) -> None:
+    """Writing `text` with `old` replaced by `new` to `rel` fails loading with `message`,
+    in one error that starts with that file's path."""
     root = write_dialog_project(tmp_path)
-    assert old in GREET_DIALOG
-    (root / SCENARIO).write_text(GREET_DIALOG.replace(old, new, 1))
-    with pytest.raises(FormatError, match=r"GreetInSteps\.yaml: ") as info:
+    assert old in text
+    (root / rel).write_text(text.replace(old, new, 1))
+    with pytest.raises(FormatError) as info:
         _load(root)
-    assert message in str(info.value)
+    assert str(info.value).startswith(f"{root / rel}: ") and message in str(info.value)
 
 
 def test_a_turn_needs_steps_of_both_metrics(tmp_path: Path) -> None:
@@ -140,12 +146,7 @@ def test_turns_belong_to_dialog_scenarios_only(tmp_path: Path) -> None:
 def test_script_mistakes_name_the_script_and_call(
     tmp_path: Path, old: str, new: str, message: str
 ) -> None:
-    root = write_dialog_project(tmp_path)
-    assert old in GREET_SCRIPT
-    (root / SCRIPT).write_text(GREET_SCRIPT.replace(old, new, 1))
-    with pytest.raises(FormatError, match=r"Mini\.yaml: ") as info:
-        _load(root)
-    assert message in str(info.value)
+    _assert_mistake(tmp_path, SCRIPT, GREET_SCRIPT, old, new, message)
 
 
 def test_a_script_needs_one_list_of_calls_per_turn(tmp_path: Path) -> None:
