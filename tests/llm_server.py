@@ -5,7 +5,8 @@ real litellm path is exercised end to end. It tells the roles apart by the syste
 pytest-llmbench sends (pytest_llmbench.evaluation.prompts), and records every request.
 
 Policies (all replaceable per test):
-  candidate(request) -> str          the candidate's answer
+  candidate(request) -> str | dict   the candidate's answer: its text, or a whole assistant
+                                     message (e.g. with "tool_calls", for dialogs)
   verdict(step_id, criterion, answer) -> bool   the evaluator's verdict per criterion
   grade(report) -> int               the grader's grade; by default 1 + round(3 * passed / evaluated)
   logprobs                           whether grader replies carry top_logprobs
@@ -90,7 +91,9 @@ def grade_logprobs(grade: int) -> list[dict[str, Any]]:
 
 @dataclass
 class ServerPolicy:
-    candidate: Callable[[dict[str, Any]], str] = lambda request: "```js\nconsole.log('hi');\n```\n"
+    candidate: Callable[[dict[str, Any]], str | dict[str, Any]] = lambda request: (
+        "```js\nconsole.log('hi');\n```\n"
+    )
     verdict: Callable[[str, str, str], bool] = lambda step_id, criterion, answer: True
     grade: Callable[[str], int] = default_grade
     logprobs: bool = True
@@ -174,6 +177,7 @@ class FakeLLMServer:
     def reply(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body.get("messages", [])
         role = self.role_of(body)
+        message: dict[str, Any] | None = None
         if role == "evaluator":
             text, logprobs = self._evaluate(messages), None
         elif role == "grader":
@@ -193,15 +197,19 @@ class FakeLLMServer:
                     ]
                 }
         else:
-            text, logprobs = self.policy.candidate(body), None
+            answer, logprobs = self.policy.candidate(body), None
+            message = answer if isinstance(answer, dict) else None
+            text = answer if isinstance(answer, str) else str(answer.get("content") or "")
         with self._lock:
             self.requests.append({**body, "_role": role, "_images": image_digests(messages)})
         prompt_tokens = sum(len(text_of(m.get("content")).split()) for m in messages)
-        completion_tokens = max(1, len(text.split()))
+        calls = (message or {}).get("tool_calls") or []
+        written = text + " ".join(c["function"]["arguments"] for c in calls)
+        completion_tokens = max(1, len(written.split()))
         choice: dict[str, Any] = {
             "index": 0,
-            "message": {"role": "assistant", "content": text},
-            "finish_reason": "stop",
+            "message": message or {"role": "assistant", "content": text},
+            "finish_reason": "tool_calls" if calls else "stop",
         }
         if logprobs is not None:
             choice["logprobs"] = logprobs

@@ -1,7 +1,7 @@
 """The on-disk request cache: one sqlite3 file shared by every process of a run.
 
 The key is a sha256 over a canonical JSON of what decides the reply: model, api base,
-messages, generation parameters, attempt index and sample index (so attempts and grader
+messages, tools offered, generation parameters, attempt index and sample index (so attempts and grader
 samples stay independent). Headers and API keys are never part of a request here, so
 they are never stored. An image part's data URL enters the key as the sha256 of the URL
 (so of the image's bytes and type), digested once per distinct URL: the key stays small
@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from ..models.base import ModelReply, ModelRequest
+from ..models.base import ModelReply, ModelRequest, ToolCall
 
 CacheMode = Literal["on", "off", "refresh", "replay"]
 CACHE_MODES: tuple[CacheMode, ...] = ("on", "off", "refresh", "replay")
@@ -64,6 +64,8 @@ def request_key(model: str, api_base: str | None, request: ModelRequest) -> str:
         "attempt": request.attempt,
         "sample": request.sample,
     }
+    if request.tools:  # only when offered, so keys of requests without tools stay as they were
+        fields["tools"] = list(request.tools)
     text = json.dumps(fields, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -81,6 +83,7 @@ def _decode(text: str) -> ModelReply:
     pairs = data.get("first_token_logprobs")
     if pairs is not None:
         data["first_token_logprobs"] = [(str(t), float(p)) for t, p in pairs]
+    data["tool_calls"] = tuple(ToolCall(**call) for call in data.get("tool_calls") or ())
     return ModelReply(**data)
 
 
