@@ -7,7 +7,15 @@ their ratio, with and without `-n 2`; a second, cached run's wall time and calls
 per-call overhead at L = 0 against plain httpx calls to the same server; and a run
 against a server that answers 30% of requests with 429 (Retry-After) or 500.
 
+The overhead at L = 0 is measured twice: for the call layer alone (the plugin's
+ManagedModel over LiteLLMModel, cache off, one call at a time, in this process, against
+the same calls made with plain httpx: wall and CPU time per call; CPU time is the figure
+a loaded machine disturbs least), and for the whole plugin as the marginal wall time per
+call of a big run over a small one (which also counts each item's evaluation work:
+code metrics, syntax checks, report).
+
     python bench/throughput.py [--items 60] [--latency 0.5] [--concurrency 32]
+                               [--only throughput|overhead|faults ...]
 
 "wall" is the whole pytest process (start-up, litellm import, collection included);
 "calls span" is from the server's first request received to its last reply sent.
@@ -89,13 +97,61 @@ async def plain_httpx(base_url: str, calls: int, concurrency: int) -> float:
         return time.perf_counter() - start
 
 
+async def per_call(base_url: str, calls: int) -> tuple[float, float, float, float]:
+    """(plugin wall, plugin CPU, httpx wall, httpx CPU) ms per call, one call at a time.
+
+    CPU time is this process's, so it includes the server's thread for both paths.
+    """
+    import httpx
+
+    from pytest_llmbench.execution.managed import ManagedModel, Services
+    from pytest_llmbench.execution.retry import RetryPolicy
+    from pytest_llmbench.models.base import ModelRequest
+    from pytest_llmbench.models.litellm_model import LiteLLMModel, litellm_module
+
+    litellm_module()  # the import is start-up, not per-call cost
+    messages = ({"role": "user", "content": "Explain this code."},)
+    model = ManagedModel(
+        LiteLLMModel(MODEL, base_url), Services(concurrency=1, retry=RetryPolicy(max_retries=0))
+    )
+    request = ModelRequest(messages=messages, role="candidate")
+    body = {"model": MODEL, "messages": list(messages)}
+    async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
+
+        async def plugin_call() -> None:
+            await model.complete(request)
+
+        async def httpx_call() -> None:
+            (await client.post("/chat/completions", json=body)).raise_for_status()
+
+        figures: list[float] = []
+        for call in (plugin_call, httpx_call):
+            for _ in range(5):  # warm up connections and caches
+                await call()
+            wall, cpu = time.perf_counter(), time.process_time()
+            for _ in range(calls):
+                await call()
+            figures += [
+                1000 * (time.perf_counter() - wall) / calls,
+                1000 * (time.process_time() - cpu) / calls,
+            ]
+    return figures[0], figures[1], figures[2], figures[3]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--items", type=int, default=60)
     parser.add_argument("--latency", type=float, default=0.5)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--repeat", type=int, default=3, help="repeats of the L = 0 figures")
+    parser.add_argument(
+        "--only",
+        choices=("throughput", "overhead", "faults"),
+        action="append",
+        help="run only these parts (repeatable); default: all",
+    )
     args = parser.parse_args()
+    parts = set(args.only or ("throughput", "overhead", "faults"))
     server = FakeLLMServer().start()
     # Each item's answer names its prompt, so no two items send the judge the same request.
     server.policy.candidate = lambda body: (
@@ -103,7 +159,8 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as tmp:
         server.policy.latency = args.latency
-        for label, extra in (("no xdist", ()), ("-n 2", ("-n", "2"))):
+        throughput_runs = (("no xdist", ()), ("-n 2", ("-n", "2")))
+        for label, extra in throughput_runs if "throughput" in parts else ():
             project = make_project(Path(tmp) / label.replace(" ", "_"), args.items)
             wall, calls, span, summary = run_plugin(project, server, args.concurrency, *extra)
             ideal = calls * args.latency / args.concurrency
@@ -116,41 +173,66 @@ def main() -> None:
             wall2, calls2, _, _ = run_plugin(project, server, args.concurrency, *extra)
             print(f"[{label}] second run, cache on: calls {calls2}, wall {wall2:.2f} s")
 
-        # Overhead per call at L = 0: the marginal cost of one more call through the plugin
-        # (difference of a big and a small run, so start-up cancels out) vs plain httpx.
         server.policy.latency = 0.0
-        small = make_project(Path(tmp) / "small", 2)
-        big = make_project(Path(tmp) / "big", args.items)
-        figures = []
-        for _ in range(args.repeat):  # the machine is shared: take the median of a few
-            w_small, c_small, _, _ = run_plugin(small, server, args.concurrency, "--llm-cache=off")
-            w_big, c_big, _, _ = run_plugin(big, server, args.concurrency, "--llm-cache=off")
-            plugin_ms = 1000 * (w_big - w_small) / (c_big - c_small)
-            httpx_s = asyncio.run(plain_httpx(server.base_url, c_big, args.concurrency))
-            figures.append((plugin_ms - 1000 * httpx_s / c_big, plugin_ms, 1000 * httpx_s / c_big))
-        overhead, plugin_ms, httpx_ms = statistics.median(figures)
-        print(
-            f"[L=0] plugin {plugin_ms:.2f} ms per call (marginal over {c_big - c_small} calls), "
-            f"plain httpx {httpx_ms:.2f} ms per call, overhead {overhead:.2f} ms "
-            f"(median of {args.repeat}; all: {', '.join(f'{f[0]:.2f}' for f in figures)})"
-        )
-
-        # Faults: 30% of requests fail with 429 (Retry-After) or 500.
-        rng = random.Random(3)
-        server.policy.latency = 0.05
-        server.policy.retry_after = "0.2"
-        server.policy.status = lambda role, n: (
-            200 if rng.random() >= 0.3 else rng.choice((429, 500))
-        )
-        faulty = make_project(Path(tmp) / "faulty", args.items)
-        wall, calls, _, summary = run_plugin(
-            faulty, server, args.concurrency, "--llm-retry-backoff=0.1", "--llm-max-retries=8"
-        )
-        print(
-            f"[30% 429/500] calls {calls} (incl. failed), wall {wall:.2f} s, items "
-            f"{summary.get('items')}: scored {summary.get('scored')}, errors {summary.get('errors')}"
-        )
+        if "overhead" in parts:
+            overhead_at_zero(server, Path(tmp), args.items, args.concurrency, args.repeat)
+        if "faults" in parts:
+            faults(server, Path(tmp), args.items, args.concurrency)
     server.stop()
+
+
+def overhead_at_zero(
+    server: FakeLLMServer, tmp: Path, items: int, concurrency: int, repeat: int
+) -> None:
+    """Overhead per call at L = 0: the whole plugin's marginal cost of one more call
+    (a big run minus a small one, so start-up cancels out), then the call layer alone."""
+    small = make_project(tmp / "small", 2)
+    big = make_project(tmp / "big", items)
+    figures = []
+    for _ in range(repeat):  # the machine is shared: take the median of a few
+        w_small, c_small, _, _ = run_plugin(small, server, concurrency, "--llm-cache=off")
+        w_big, c_big, _, _ = run_plugin(big, server, concurrency, "--llm-cache=off")
+        plugin_ms = 1000 * (w_big - w_small) / (c_big - c_small)
+        httpx_ms = 1000 * asyncio.run(plain_httpx(server.base_url, c_big, concurrency)) / c_big
+        figures.append((plugin_ms - httpx_ms, plugin_ms, httpx_ms))
+    overhead, plugin_ms, httpx_ms = statistics.median(figures)
+    print(
+        f"[L=0 whole plugin] {plugin_ms:.2f} ms per call (marginal over {c_big - c_small} "
+        f"calls, incl. evaluation work), plain httpx {httpx_ms:.2f} ms per call "
+        f"({concurrency} at once), difference {overhead:.2f} ms (median of {repeat}; all: "
+        f"{', '.join(f'{f[0]:.2f}' for f in figures)})"
+    )
+    layer = [asyncio.run(per_call(server.base_url, 200)) for _ in range(repeat)]
+    walls = [p_wall - h_wall for p_wall, _, h_wall, _ in layer]
+    cpus = [p_cpu - h_cpu for _, p_cpu, _, h_cpu in layer]
+    p_wall, p_cpu, h_wall, h_cpu = (statistics.median(f[i] for f in layer) for i in range(4))
+    print(
+        f"[L=0 call layer] plugin {p_wall:.2f} ms wall / {p_cpu:.2f} ms CPU per call, plain "
+        f"httpx {h_wall:.2f} ms wall / {h_cpu:.2f} ms CPU, overhead {statistics.median(walls):.2f}"
+        f" ms wall, {statistics.median(cpus):.2f} ms CPU (200 calls one at a time, median of "
+        f"{repeat}; all wall: {', '.join(f'{w:.2f}' for w in walls)}; all CPU: "
+        f"{', '.join(f'{c:.2f}' for c in cpus)})"
+    )
+
+
+def faults(server: FakeLLMServer, tmp: Path, items: int, concurrency: int) -> None:
+    """30% of requests fail with 429 (Retry-After) or 500: the leaderboard is still complete."""
+    rng = random.Random(3)
+    server.policy.latency = 0.05
+    server.policy.retry_after = "0.2"
+    server.policy.status = lambda role, n: 200 if rng.random() >= 0.3 else rng.choice((429, 500))
+    faulty = make_project(tmp / "faulty", items)
+    wall, calls, _, summary = run_plugin(
+        faulty, server, concurrency, "--llm-retry-backoff=0.1", "--llm-max-retries=8"
+    )
+    print(
+        f"[30% 429/500] calls {calls} (incl. failed), wall {wall:.2f} s, items "
+        f"{summary.get('items')}: scored {summary.get('scored')}, errors {summary.get('errors')}"
+    )
+    for line in (faulty / "reports" / "results.jsonl").read_text().splitlines():
+        item = json.loads(line)
+        if item["status"] != "scored":
+            print(f"  {item['scenario']}: {item['status']}: {item.get('reason')}")
 
 
 if __name__ == "__main__":

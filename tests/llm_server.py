@@ -16,7 +16,8 @@ Policies (all replaceable per test):
   latency                            seconds each request takes before it is answered
 
 Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
-`peak_in_flight` per model name (the most requests of that model open at once).
+`peak_in_flight` per model name (the most requests of that model open at once),
+`authorizations` (the Authorization header of every request, to check what was sent).
 Each answered request records under `_images` the sha256 of every image part's decoded
 data URL ("undecodable: ..." when it is not base64 data), so tests compare the bytes
 that arrived with the image files.
@@ -112,6 +113,7 @@ class FakeLLMServer:
     calls: dict[str, int] = field(default_factory=dict)
     in_flight: dict[str, int] = field(default_factory=dict)
     peak_in_flight: dict[str, int] = field(default_factory=dict)
+    authorizations: list[str | None] = field(default_factory=list)
     # time.monotonic() of the first request received and of the last reply sent
     first_at: float | None = None
     last_at: float | None = None
@@ -278,6 +280,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self.send_error(404)
                 return
             model = str(body.get("model", ""))
+            with server._lock:
+                server.authorizations.append(self.headers.get("Authorization"))
             server.enter(model)
             try:
                 if server.policy.latency:

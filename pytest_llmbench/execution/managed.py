@@ -43,6 +43,9 @@ class Services:
     limiters: dict[str, AdaptiveLimiter] = field(default_factory=dict)
     # Cache key -> the call answering it right now: an identical request waits for it.
     in_flight: dict[str, asyncio.Future[ModelReply]] = field(default_factory=dict)
+    # Keys answered by this process: with --llm-cache=refresh an identical request later
+    # in the run reads them back instead of paying again.
+    fetched: set[str] = field(default_factory=set)
 
     def limiter(self, model: str) -> AdaptiveLimiter:
         if model not in self.limiters:
@@ -77,7 +80,9 @@ class ManagedModel:
         # Offline models answer instantly from the task itself: nothing to cache or to pay.
         cache = None if self.offline else services.cache
         key = request_key(self.name, self.api_base, request) if cache is not None else ""
-        if cache is not None and services.cache_mode in ("on", "replay"):
+        if cache is not None and (
+            services.cache_mode in ("on", "replay") or key in services.fetched
+        ):
             hit = cache.get(key)
             if hit is not None:
                 return replace(hit, extra={**hit.extra, "cached": True})
@@ -111,6 +116,7 @@ class ManagedModel:
             del services.in_flight[key]
         future.set_result(reply)
         cache.put(key, reply)
+        services.fetched.add(key)
         return reply
 
     async def _call(self, request: ModelRequest) -> ModelReply:

@@ -142,6 +142,21 @@ def test_cache_modes(pytester: pytest.Pytester, llm_server: FakeLLMServer) -> No
     assert b"llmbench-no-key" not in blob and b"Bearer" not in blob
 
 
+def test_the_cache_never_stores_the_api_key(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(pytester.path, 1)
+    secret = "sk-llmbench-test-4f1c9e0b7d"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    pytester.runpytest(*_args(llm_server)).assert_outcomes(passed=1)
+    assert f"Bearer {secret}" in llm_server.authorizations  # the key did go out ...
+    stored = b"".join(  # ... but no file of the cache (database, WAL, ...) holds it
+        p.read_bytes() for p in (pytester.path / ".llmbench_cache").rglob("*") if p.is_file()
+    )
+    assert b"server verdict on answer" in stored  # the files read hold the replies
+    assert secret.encode() not in stored and b"Bearer" not in stored
+
+
 def _calls(root: Path) -> list[dict[str, Any]]:
     return [c for r in read_results(root) for a in r["attempts"] for c in a["calls"]]
 
@@ -228,9 +243,9 @@ def test_budget_counts_judge_cost_apart_and_lets_items_finish_within_it(
     pytester: pytest.Pytester, llm_server: FakeLLMServer
 ) -> None:
     _project(pytester.path, 2)
-    result = pytester.runpytest(
-        *_args(llm_server, "--llm-budget-usd=100", f"--llm-price={MODEL}=1/2")
-    )
+    # A model litellm does not know, priced in the configuration (the ini twin).
+    pytester.makeini(f"[pytest]\nllm_price = {MODEL}=1/2\n")
+    result = pytester.runpytest(*_args(llm_server, "--llm-budget-usd=100"))
     result.assert_outcomes(passed=2)
     for item in read_results(pytester.path):
         (candidate,) = [c for c in item["attempts"][0]["calls"] if c["role"] == "candidate"]
@@ -252,3 +267,19 @@ def test_a_model_hook_that_raises_errors_its_items_only(pytester: pytest.Pyteste
     result.assert_outcomes(passed=2, errors=2)
     assert "INTERNALERROR" not in result.stdout.str()
     result.stdout.fnmatch_lines(["*RuntimeError: no such deployment*"])
+
+
+def test_collect_only_with_a_real_model_does_not_import_litellm(
+    pytester: pytest.Pytester,
+) -> None:
+    _project(pytester.path, 2)
+    pytester.makeconftest(
+        "import sys\n"
+        "def pytest_collection_finish(session):\n"
+        "    print('litellm imported:', 'litellm' in sys.modules)\n"
+    )
+    result = pytester.runpytest_subprocess(
+        "--collect-only", f"--llm-model={MODEL}", f"--llm-judge={MODEL}", "-p", "no:cacheprovider"
+    )
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*litellm imported: False*", "*2 tests collected*"])

@@ -284,6 +284,37 @@ def test_managed_model_caches_refetches_corrupt_rows_and_stops_at_the_budget(
     assert Ledger(tmp_path, "run-2", budget_usd=20.0).spent() == 0  # per run
 
 
+def test_refresh_fetches_stored_replies_again_but_pays_once_per_request_in_a_run(
+    tmp_path: Path,
+) -> None:
+    cache = RequestCache(tmp_path)
+    old = ModelReply(model="openai/a", text="old", latency_s=0.0)
+    cache.put(request_key("openai/a", "http://h/v1", REQUEST), old)
+    inner = _Counting()
+    services = Services(concurrency=2, retry=RetryPolicy(), cache_mode="refresh", cache=cache)
+    model = ManagedModel(inner, services)
+    first = asyncio.run(model.complete(REQUEST))
+    assert first.text == "hi" and inner.calls == 1  # the stored reply was not used
+    again = asyncio.run(model.complete(REQUEST))  # the same request later in the run
+    assert again.text == "hi" and again.extra["cached"] is True and inner.calls == 1
+    assert cache.get(request_key("openai/a", "http://h/v1", REQUEST)).text == "hi"  # type: ignore[union-attr]
+
+
+def test_a_429_through_a_managed_model_halves_that_models_limit(tmp_path: Path) -> None:
+    class _RateLimited(_Counting):
+        async def complete(self, request: ModelRequest) -> ModelReply:
+            if self.calls == 0:
+                self.calls += 1
+                raise ModelError("429", retryable=True, status=429, retry_after=0.0)
+            return await super().complete(request)
+
+    inner = _RateLimited()
+    services = Services(concurrency=8, retry=RetryPolicy(base_s=0.001))
+    reply = asyncio.run(ManagedModel(inner, services).complete(REQUEST))
+    assert reply.extra["retries"] == 1 and inner.calls == 2
+    assert services.limiter("openai/a").limit == 4
+
+
 def test_configured_price_wins_over_litellms() -> None:
     reply = ModelReply(
         model="m", text="", latency_s=0, prompt_tokens=1000, completion_tokens=500, cost_usd=9.0
