@@ -34,6 +34,11 @@ class CallRecord(Schema):
         default=None, description="null when litellm does not know the price"
     )
     response: str = Field(default="", description="the reply text")
+    thoughts: str | None = Field(
+        default=None,
+        description="reasoning published apart from the answer (llmbench/replay's "
+        "'### Thoughts:'); recorded, not scored",
+    )
     cached: bool = Field(default=False, description="the reply came from the request cache")
     retries: int = Field(default=0, description="failed tries before this reply (429, 5xx, ...)")
 
@@ -171,7 +176,8 @@ class AttemptResult(Schema):
     answer_latency_s: float
     generation_rate: float | None = Field(
         default=None,
-        description="completion tokens per second of the candidate call; null for offline models",
+        description="completion tokens per second of the candidate call; null without token "
+        "counts (offline models); llmbench/replay: the published run's recorded figures",
     )
     accuracy: MetricResult
     completeness: MetricResult

@@ -61,12 +61,12 @@ class Case:
         ]
 
 
-def _weighted_rate(pairs: list[tuple[float, bool]]) -> float | None:
+def weighted_rate(pairs: list[tuple[float, bool]]) -> float | None:
     total = sum(w for w, _ in pairs)
     return sum(w for w, ok in pairs if ok) / total if total else None
 
 
-def _majority(verdicts: dict[str, Verdict]) -> bool | None:
+def majority(verdicts: dict[str, Verdict]) -> bool | None:
     if not verdicts:
         return None
     return sum(v.passed for v in verdicts.values()) * 2 >= len(verdicts)
@@ -79,8 +79,8 @@ def _step_results(
     for step in steps:
         check = run_check(step.check, answer) if step.check is not None else None
         judges = {o.judge: o.verdicts[step.id] for o in outcomes if step.id in o.verdicts}
-        majority = _majority(judges)
-        agrees = None if check is None or majority is None else check.passed == majority
+        verdict = majority(judges)
+        agrees = None if check is None or verdict is None else check.passed == verdict
         results.append(
             StepResult(
                 id=step.id,
@@ -97,9 +97,11 @@ def _step_results(
 
 def _metric(metric: Metric, steps: list[StepResult], outcomes: list[JudgeOutcome]) -> MetricResult:
     own = [s for s in steps if s.metric == metric]
-    check_rate = _weighted_rate([(s.weight, s.check.passed) for s in own if s.check is not None])
-    judged = [(s.weight, bool(_majority(s.judges))) for s in own if s.judges]
-    pass_rate = _weighted_rate(judged) if judged else check_rate
+    if not own:
+        return MetricResult(unscored_reason=f"no criteria: the scenario has no {metric} steps yet")
+    check_rate = weighted_rate([(s.weight, s.check.passed) for s in own if s.check is not None])
+    judged = [(s.weight, bool(majority(s.judges))) for s in own if s.judges]
+    pass_rate = weighted_rate(judged) if judged else check_rate
     grades = [o.grades[metric] for o in outcomes if metric in o.grades]
     if outcomes:
         usable = [g.weighted for g in grades if g.weighted is not None]
@@ -151,8 +153,9 @@ async def run_attempt(
     calls: list[CallRecord] = [call_record("candidate", reply)]
     steps = case.scenario.steps_for(case.dataset)
     submission = Submission(case.scenario.system, messages[-1]["content"], reply.text)
+    judges = setup.judges if steps else ()  # no criteria yet: nothing to ask a judge
     outcomes: list[JudgeOutcome] = list(
-        await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in setup.judges))
+        await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
     )
     for outcome in outcomes:
         calls += outcome.calls
@@ -166,8 +169,10 @@ async def run_attempt(
         case.dataset,
         case.complexity,
     )
+    # From the reply's own figures: offline models give no token counts, so no rate;
+    # llmbench/replay gives the published run's recorded tokens and execution time.
     rate = None
-    if not model.offline and reply.completion_tokens and reply.latency_s > 0:
+    if reply.completion_tokens and reply.latency_s > 0:
         rate = reply.completion_tokens / reply.latency_s
     return AttemptResult(
         attempt=number,
@@ -194,7 +199,7 @@ def _usage(calls: list[CallRecord]) -> Usage:
     )
 
 
-def _judge_agreement(attempt: AttemptResult) -> float | None:
+def judge_agreement(attempt: AttemptResult) -> float | None:
     """Share of judge pairs whose argmax grades agree, over accuracy and completeness."""
     return exact_agreement(
         [
@@ -239,7 +244,7 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
     result.pass_rate = mean(rates) if rates else None
     result.generation_rate = best.generation_rate
     result.latency_s = best.answer_latency_s
-    result.judge_agreement = _judge_agreement(best)
+    result.judge_agreement = judge_agreement(best)
     result.code = best.code
     return result
 

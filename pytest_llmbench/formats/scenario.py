@@ -110,6 +110,24 @@ class FileRef(BaseModel):
     file: str
 
 
+class Origin(BaseModel):
+    """Where an imported scenario came from (`llmbench import-airun` writes it).
+
+    `name`, `lang` and `category` are the public file's stem and folders: llmbench/replay
+    finds published answers by them. `images` are the scenario's screenshots, copied
+    beside the scenario file (paths relative to it), for multimodal scenarios.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    benchmark: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    lang: str = ""
+    category: str = ""
+    complexity: str | None = None
+    size: str | None = None
+    images: list[str] = []
+
+
 class ScenarioSpec(BaseModel):
     """The fields of a scenario file, as written."""
 
@@ -124,6 +142,10 @@ class ScenarioSpec(BaseModel):
     references: dict[str, str | FileRef] = {}
     criteria: Criteria = Criteria()
     dataset_criteria: dict[str, Criteria | FileRef] = {}
+    # True for a scenario imported before its criteria exist: a metric with no steps is
+    # then unscored ("no criteria") instead of a collection error.
+    criteria_missing: bool = False
+    origin: Origin | None = None
 
     @field_validator("category")
     @classmethod
@@ -160,6 +182,8 @@ class Scenario:
     references: dict[str, str]  # dataset name (or NO_DATASET) -> reference answer
     prompts: dict[str, str]  # dataset name (or NO_DATASET) -> the prompt, rendered at load
     steps: dict[str, tuple[CriterionStep, ...]]  # dataset name (or NO_DATASET) -> its steps
+    criteria_missing: bool = False
+    origin: Origin | None = None
 
     def steps_for(self, dataset: Dataset | None) -> tuple[CriterionStep, ...]:
         """The shared steps followed by the dataset's own, numbered A1.., C1.."""
@@ -222,12 +246,13 @@ def _steps(path: Path, spec: ScenarioSpec, name: str) -> tuple[CriterionStep, ..
     steps: list[CriterionStep] = []
     for metric in METRICS:
         written = getattr(spec.criteria, metric) + getattr(own, metric)
-        if not written:
+        if not written and not spec.criteria_missing:
             where = "" if name == NO_DATASET else f" for dataset {name}"
             raise FormatError(
                 path,
                 f"criteria.{metric}",
-                f"no {metric} steps{where}; give them in criteria or dataset_criteria",
+                f"no {metric} steps{where}; give them in criteria or dataset_criteria "
+                "(or set criteria_missing: true to run it unscored)",
             )
         steps.extend(
             CriterionStep(f"{metric[0].upper()}{i}", metric, s.criterion.strip(), s.weight, s.check)
@@ -285,4 +310,6 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         references=references,
         prompts=_render_prompts(path, spec, template, resolved),
         steps=steps,
+        criteria_missing=spec.criteria_missing,
+        origin=spec.origin,
     )
