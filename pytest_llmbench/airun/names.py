@@ -77,9 +77,8 @@ def parse_prompt_name(stem: str, datasets: Iterable[str] = ()) -> PromptName:
     """Split a prompt file's stem; `datasets` are the dataset names the clone has.
 
     The dataset is the longest run of parts just before `<complexity>_<size>` that names
-    a known dataset (else, when the scenario part would otherwise be empty or
-    there are at least two parts, the parts after the first). Raises ValueError
-    for a name that gives no scenario.
+    a known dataset (else, when there are at least two parts, the parts after the first; one part is the scenario).
+    Raises ValueError for an empty name.
     """
     parts = [p for p in stem.split("_") if p]
     if not parts:
@@ -102,8 +101,6 @@ def parse_prompt_name(stem: str, datasets: Iterable[str] = ()) -> PromptName:
         else:
             if len(parts) >= 2:  # the dataset is not in the clone: still say which it was
                 dataset, parts = "_".join(parts[1:]), parts[:1]
-    if not parts:
-        raise ValueError(f"{stem!r}: no scenario name before the dataset")
     return PromptName(stem, "_".join(parts), dataset, complexity, size, index)
 
 
