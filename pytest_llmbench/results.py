@@ -84,7 +84,8 @@ class Grade(Schema):
     score: int | None = Field(default=None, description="argmax grade 1-4")
     weighted: float | None = Field(default=None, description="sum of k * p_k over k = 1..4")
     distribution: dict[str, float] = Field(
-        default_factory=dict, description='"1".."4" -> probability'
+        default_factory=dict,
+        description='"1".."4" -> probability (imported AIRUN grades keep a published "5")',
     )
     confident: bool = Field(default=False, description="max probability > 0.9")
     samples: int = Field(default=1, description="grader replies the distribution came from")

@@ -328,11 +328,7 @@ def add_options(parser: pytest.Parser) -> None:
             )
         elif spec.switch:
             group.addoption(
-                spec.flag,
-                dest=spec.dest,
-                action="store_const",
-                const="true",
-                default=None,
+                spec.flag, dest=spec.dest, action="store_const", const="true", default=None,
                 help=spec.help + extra,
             )
         else:

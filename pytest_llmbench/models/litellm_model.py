@@ -52,7 +52,9 @@ def model_error(name: str, role: str, exc: BaseException) -> ModelError:
     """A provider failure as a ModelError that says whether another try may succeed."""
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None
-    transient = type(exc).__name__ in _TRANSIENT or isinstance(exc, TimeoutError | ConnectionError)
+    transient = type(exc).__name__ in _TRANSIENT or isinstance(
+        exc, TimeoutError | ConnectionError
+    )
     retryable = transient or status in (408, 409, 429) or (status is not None and status >= 500)
     return ModelError(
         f"{name} ({role}): {_first_line(exc)}",

@@ -40,16 +40,7 @@ def test_datasets_table_json_and_cache(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["datasets", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].split() == [
-        "Mini",
-        "javascript",
-        "plain",
-        "ES",
-        "modules",
-        "1",
-        "3",
-        "0.3333",
-        "high",
-        "low",
+        "Mini", "javascript", "plain", "ES", "modules", "1", "3", "0.3333", "high", "low"
     ]
     assert list((tmp_path / ".llmbench_cache" / "complexity").glob("*.json"))
     assert main(["datasets", "--json", str(tmp_path / "datasets")]) == 0
