@@ -1,6 +1,6 @@
 """`llmbench import-airun-grades`: published grades of a results clone as item results.
 
-Identities (docs/airun.md):
+Identities (docs/airun.md has the whole account):
 - the candidate model is the folder below `Output/` on the path of the grading.csv
   (without an `Output` folder on the path: the first folder below RESULTS_DIR);
 - the evaluator is the csv's `model` column; the grader that turned the evaluator's report

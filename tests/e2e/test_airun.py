@@ -96,10 +96,12 @@ def test_imported_benchmark_runs_offline_like_our_catalogue(
     )
 
 
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["no-xdist", "n2"])
 def test_replayed_answers_are_judged_with_their_recorded_rate(
-    pytester: pytest.Pytester, imported: Path, llm_server: FakeLLMServer
+    pytester: pytest.Pytester, imported: Path, llm_server: FakeLLMServer, xdist: list[str]
 ) -> None:
     result = pytester.runpytest(
+        *xdist,
         "airun",
         f"--llm-model=llmbench/replay/{MODEL}",
         "--llm-replay-dir=clones/results",
