@@ -4,6 +4,7 @@ The whole catalogue runs once with `llmbench/reference` (answers with each refer
 answer) and `llmbench/echo` (answers with the input code, or nothing without a dataset).
 Over all deterministic checks the reference must pass at least 95% and the echo at most
 30%: checks reward what a correct answer adds, not names the input already contains.
+Every file of every reference answer must pass its syntax check.
 The figures per category are printed, so CI logs show them.
 
 It also checks that every scenario x dataset row of the method's final test suite
@@ -211,6 +212,16 @@ def test_reference_passes_and_echo_fails_the_deterministic_checks(
         f"llmbench/reference passes {reference} of the deterministic checks (needs >= "
         f"{REFERENCE_MIN:.0%}); worst items: {_worst(reference, reference=True)}"
     )
+    # Every file a reference answer gives passes its real syntax check (a checker that is
+    # not installed leaves it "not checked", which the CI machine does not).
+    broken = [
+        f"{item['scenario']}-{item['dataset'] or NO_DATASET}: {check['path']} ({check['reason']})"
+        for item in results
+        if item["model"] == REFERENCE
+        for check in item["code"]["syntax"]
+        if check["status"] == "fail"
+    ]
+    assert not broken, "reference code fails its syntax check:\n" + "\n".join(broken)
     assert echo.rate <= ECHO_MAX, (
         f"llmbench/echo passes {echo} of the deterministic checks (allowed <= {ECHO_MAX:.0%}); "
         f"worst items: {_worst(echo, reference=False)}"
