@@ -228,7 +228,11 @@ def import_benchmark(
         except ValueError as exc:
             summary.skipped.append(f"{where}: {exc}")
             continue
-        template, repo = prompt_template(path.read_text(encoding="utf-8"))
+        try:
+            template, repo = prompt_template(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as exc:
+            summary.skipped.append(f"{where}: not UTF-8 text ({exc.reason})")
+            continue
         dataset_ref = None
         if repo is not None:
             choices = refs.get(repo, [])
@@ -258,7 +262,7 @@ def import_benchmark(
         }
         system = path.parent / "system.txt"
         if system.is_file():
-            spec["system"] = system.read_text(encoding="utf-8").strip()
+            spec["system"] = system.read_text(encoding="utf-8", errors="replace").strip()
         spec["prompt"] = template
         if dataset_ref is not None:
             spec["datasets"] = [dataset_ref]

@@ -45,7 +45,8 @@ def imported(pytester: pytest.Pytester) -> Path:
     assert "datasets imported: 2" in done.stdout
     assert "criteria files read: 4 (1 matched no scenario)" in done.stdout
     assert "images copied: 1" in done.stdout
-    assert "skipped: 3" in done.stdout
+    assert "skipped: 4" in done.stdout
+    assert "Latin1_ToDoList_low_low.md: not UTF-8 text (invalid continuation byte)" in done.stdout
     assert "ExplainCode_Missing_low_low.md: dataset 'Gone' not found under Dataset/" in done.stdout
     assert (
         "Poem.md: category folder 'poetry_writing' has no counterpart; map it with --category-map"
