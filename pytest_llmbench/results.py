@@ -7,11 +7,12 @@ test report's user_properties (key "llmbench"); the controller appends it to
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = 1
+# 2: dialog results (AttemptResult.dialog) and tool calls on CallRecord.
+SCHEMA_VERSION = 2
 PROPERTY_KEY = "llmbench"
 
 Metric = Literal["accuracy", "completeness"]
@@ -41,6 +42,11 @@ class CallRecord(Schema):
     )
     cached: bool = Field(default=False, description="the reply came from the request cache")
     retries: int = Field(default=0, description="failed tries before this reply (429, 5xx, ...)")
+    tool_calls: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="dialogs: the function calls of the reply, {id, name, arguments} as written",
+    )
+    turn: int | None = Field(default=None, description="dialogs: the turn (from 1) of the call")
 
 
 class Verdict(Schema):
@@ -171,6 +177,66 @@ class CodeMetrics(Schema):
     executability_reason: str | None = None
 
 
+ToolOutcome = Literal["ok", "refused", "malformed", "finished", "ignored"]
+
+
+class ToolEvent(Schema):
+    """One tool call of a dialog as it was executed."""
+
+    turn: int
+    round: int = Field(description="the model round-trip of the turn (from 1) that made it")
+    tool: str = Field(description="the tool named; '' for a text command that was not one")
+    path: str | None = None
+    outcome: ToolOutcome = Field(
+        description="refused: path outside the workspace or too large; malformed: bad JSON, "
+        "unknown tool or missing argument; ignored: after finish_step in the same reply"
+    )
+    message: str = Field(default="", description="the start of the result the model got back")
+
+
+class TurnResult(Schema):
+    """One turn (step) of a dialog. Its criteria are the attempt's steps `T<number>.*`."""
+
+    number: int
+    title: str
+    prompt: str
+    finished: bool = Field(description="the model called finish_step in this turn")
+    rounds: int = Field(description="model round-trips spent in this turn")
+    changed: list[str] = Field(
+        default_factory=list, description="paths written with new content in this turn"
+    )
+    summary: str | None = Field(default=None, description="finish_step's summary")
+    accuracy: MetricResult
+    completeness: MetricResult
+    reports: list[JudgeReport] = Field(default_factory=list)
+
+
+class DialogResult(Schema):
+    """How a dialog went: protocol, turns, limits, every message and tool call."""
+
+    protocol: Literal["native", "text"] = Field(
+        description="native function calling, or the JSON text command protocol"
+    )
+    protocol_note: str | None = Field(
+        default=None, description="why the text protocol was used after native was tried"
+    )
+    ended: Literal["finished", "round limit", "token limit", "time limit", "tool error limit"]
+    end_reason: str = Field(default="", description="what ended the dialog, in words")
+    turns: list[TurnResult]
+    rounds: int = Field(default=0, description="model round-trips over the dialog")
+    tokens: int = Field(default=0, description="prompt + completion tokens over the dialog")
+    seconds: float = Field(default=0.0, description="wall time of the dialog")
+    tool_errors: int = Field(default=0, description="refused and malformed calls")
+    events: list[ToolEvent] = Field(default_factory=list)
+    messages: list[dict[str, Any]] = Field(
+        default_factory=list, description="the whole conversation in the OpenAI chat format"
+    )
+    files: dict[str, str] = Field(
+        default_factory=dict,
+        description="the final workspace (path -> text); saved to <report dir>/workspaces/",
+    )
+
+
 class AttemptResult(Schema):
     attempt: int
     answer: str
@@ -189,6 +255,11 @@ class AttemptResult(Schema):
     reports: list[JudgeReport] = Field(default_factory=list)
     calls: list[CallRecord] = Field(default_factory=list)
     code: CodeMetrics | None = Field(default=None, description="code metrics of the answer")
+    dialog: DialogResult | None = Field(
+        default=None,
+        description="dialog scenarios: the answer is the files written (as fenced blocks), "
+        "the metrics the weighted mean of the turns' (see evaluation/dialog.py)",
+    )
 
 
 class Usage(Schema):
@@ -196,6 +267,15 @@ class Usage(Schema):
     completion_tokens: int = 0
     cost_usd: float | None = None
     calls: int = 0
+
+
+class ImageRecord(Schema):
+    """An image the scenario sent with the prompt (its bytes are not kept in results)."""
+
+    file: str = Field(description="the path as written in the scenario's images:")
+    media_type: str = Field(description="image/png or image/jpeg")
+    size: int = Field(description="bytes")
+    sha256: str = Field(description="of the file's bytes, as sent in the data URL")
 
 
 class ItemResult(Schema):
@@ -228,7 +308,14 @@ class ItemResult(Schema):
     latency_s: float | None = Field(
         default=None, description="candidate latency of the best attempt"
     )
-    prompt: str = Field(default="", description="the last user message sent to the candidate")
+    prompt: str = Field(
+        default="",
+        description="the last user message sent to the candidate, as text; each attached "
+        "image is named by a note `[image FILE (TYPE, N bytes, sha256 PREFIX)]`",
+    )
+    images: list[ImageRecord] = Field(
+        default_factory=list, description="images sent with the prompt, in order"
+    )
     finished_utc: str | None = Field(
         default=None,
         description="when the controller received the result (ISO 8601, UTC); the newest "

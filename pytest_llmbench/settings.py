@@ -107,6 +107,20 @@ def _price(text: str) -> tuple[str, float, float]:
     return model, float(per_in), float(per_out)
 
 
+TOOL_PROTOCOLS = ("auto", "native", "text")
+
+
+def _tool_protocol(text: str) -> tuple[str, str]:
+    """MODE or MODEL=MODE; ("", MODE) is the default for every model."""
+    model, _, mode = str(text).strip().rpartition("=")
+    mode = mode.strip().lower()
+    if mode not in TOOL_PROTOCOLS:
+        raise argparse.ArgumentTypeError(
+            f"expected {'|'.join(TOOL_PROTOCOLS)} or MODEL={'|'.join(TOOL_PROTOCOLS)}, got {text!r}"
+        )
+    return model.strip(), mode
+
+
 def _text(text: str) -> str:
     value = str(text).strip()
     if not value:
@@ -212,8 +226,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "score_formula",
         _formula_name,
         None,
-        f"leaderboard score formula: {', '.join(FORMULAS)}. Default: each category's "
-        "default (weighted)",
+        f"leaderboard score formula for every category: {', '.join(FORMULAS)}. Default: "
+        "each category's own (multimodal for the multimodal category, else weighted)",
     ),
     OptionSpec(
         "min_score",
@@ -276,6 +290,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
         many=True,
     ),
     OptionSpec(
+        "tool_protocol",
+        _tool_protocol,
+        [],
+        "how dialog scenarios offer their tools: native (function calling), text (JSON "
+        "commands) or auto (native, text when the provider rejects tools); MODE or "
+        "MODEL=MODE, repeat or comma-separate. Default: auto",
+        many=True,
+    ),
+    OptionSpec(
         "replay_dir",
         _text,
         None,
@@ -308,6 +331,11 @@ class Settings:
     budget_usd: float | None = None
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
     replay_dir: Path | None = None
+    # model -> auto | native | text; the key "" is the default for every other model
+    tool_protocols: dict[str, str] = field(default_factory=dict)
+
+    def tool_protocol(self, model: str) -> str:
+        return self.tool_protocols.get(model, self.tool_protocols.get("", "auto"))
 
 
 SETTINGS_KEY = pytest.StashKey[Settings]()
@@ -328,7 +356,11 @@ def add_options(parser: pytest.Parser) -> None:
             )
         elif spec.switch:
             group.addoption(
-                spec.flag, dest=spec.dest, action="store_const", const="true", default=None,
+                spec.flag,
+                dest=spec.dest,
+                action="store_const",
+                const="true",
+                default=None,
                 help=spec.help + extra,
             )
         else:
@@ -416,5 +448,6 @@ def resolve(config: pytest.Config) -> Settings:
         resume=values["resume"],
         budget_usd=values["budget_usd"],
         prices={model: (per_in, per_out) for model, per_in, per_out in values["price"]},
+        tool_protocols=dict(values["tool_protocol"]),
         replay_dir=replay_dir,
     )

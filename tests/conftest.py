@@ -34,6 +34,17 @@ def llm_server() -> Iterator[FakeLLMServer]:
     server.stop()
 
 
+def judged_args(server: FakeLLMServer, *extra: str) -> list[str]:
+    """Options of a run whose candidate and judge are the local server, through litellm."""
+    return [
+        "--llm-model=openai/cand",
+        "--llm-judge=openai/judge",
+        f"--llm-api-base={server.base_url}",
+        "--llm-attempts=1",
+        *extra,
+    ]
+
+
 MINI_SCENARIO = """\
 id: AddGreeting
 title: Add a greeting function

@@ -5,7 +5,8 @@ real litellm path is exercised end to end. It tells the roles apart by the syste
 pytest-llmbench sends (pytest_llmbench.evaluation.prompts), and records every request.
 
 Policies (all replaceable per test):
-  candidate(request) -> str          the candidate's answer
+  candidate(request) -> str | dict   the candidate's answer: its text, or a whole assistant
+                                     message (e.g. with "tool_calls", for dialogs)
   verdict(step_id, criterion, answer) -> bool   the evaluator's verdict per criterion
   grade(report) -> int               the grader's grade; by default 1 + round(3 * passed / evaluated)
   logprobs                           whether grader replies carry top_logprobs
@@ -16,10 +17,16 @@ Policies (all replaceable per test):
 
 Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
 `peak_in_flight` per model name (the most requests of that model open at once).
+Each answered request records under `_images` the sha256 of every image part's decoded
+data URL ("undecodable: ..." when it is not base64 data), so tests compare the bytes
+that arrived with the image files.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import json
 import math
 import re
@@ -34,6 +41,32 @@ from typing import Any
 from pytest_llmbench.evaluation.prompts import EVALUATOR_SYSTEM
 
 _STEP_LINE = re.compile(r"^- ([AC]\d+) \((accuracy|completeness)\): (.*)$", re.M)
+
+
+def text_of(content: Any) -> str:
+    """A message content's text: the string itself, or its text parts joined."""
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if p.get("type") == "text")
+    return str(content or "")
+
+
+def image_digests(messages: list[dict[str, Any]]) -> list[str]:
+    """sha256 of the bytes of every data-URL image part, in message and part order."""
+    digests = []
+    for message in messages:
+        content = message.get("content")
+        for part in content if isinstance(content, list) else []:
+            if part.get("type") != "image_url":
+                continue
+            url = str((part.get("image_url") or {}).get("url", ""))
+            head, _, data = url.partition(",")
+            try:
+                if not (head.startswith("data:image/") and head.endswith(";base64")):
+                    raise ValueError(f"not a base64 image data URL ({head[:40]!r})")
+                digests.append(hashlib.sha256(base64.b64decode(data, validate=True)).hexdigest())
+            except (ValueError, binascii.Error) as exc:
+                digests.append(f"undecodable: {exc}")
+    return digests
 
 
 def default_grade(report: str) -> int:
@@ -58,7 +91,9 @@ def grade_logprobs(grade: int) -> list[dict[str, Any]]:
 
 @dataclass
 class ServerPolicy:
-    candidate: Callable[[dict[str, Any]], str] = lambda request: "```js\nconsole.log('hi');\n```\n"
+    candidate: Callable[[dict[str, Any]], str | dict[str, Any]] = lambda request: (
+        "```js\nconsole.log('hi');\n```\n"
+    )
     verdict: Callable[[str, str, str], bool] = lambda step_id, criterion, answer: True
     grade: Callable[[str], int] = default_grade
     logprobs: bool = True
@@ -142,6 +177,7 @@ class FakeLLMServer:
     def reply(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = body.get("messages", [])
         role = self.role_of(body)
+        message: dict[str, Any] | None = None
         if role == "evaluator":
             text, logprobs = self._evaluate(messages), None
         elif role == "grader":
@@ -161,15 +197,19 @@ class FakeLLMServer:
                     ]
                 }
         else:
-            text, logprobs = self.policy.candidate(body), None
+            answer, logprobs = self.policy.candidate(body), None
+            message = answer if isinstance(answer, dict) else None
+            text = answer if isinstance(answer, str) else str(answer.get("content") or "")
         with self._lock:
-            self.requests.append({**body, "_role": role})
-        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
-        completion_tokens = max(1, len(text.split()))
+            self.requests.append({**body, "_role": role, "_images": image_digests(messages)})
+        prompt_tokens = sum(len(text_of(m.get("content")).split()) for m in messages)
+        calls = (message or {}).get("tool_calls") or []
+        written = text + " ".join(c["function"]["arguments"] for c in calls)
+        completion_tokens = max(1, len(written.split()))
         choice: dict[str, Any] = {
             "index": 0,
-            "message": {"role": "assistant", "content": text},
-            "finish_reason": "stop",
+            "message": message or {"role": "assistant", "content": text},
+            "finish_reason": "tool_calls" if calls else "stop",
         }
         if logprobs is not None:
             choice["logprobs"] = logprobs
@@ -187,7 +227,7 @@ class FakeLLMServer:
         }
 
     def _evaluate(self, messages: list[dict[str, Any]]) -> str:
-        user = messages[1]["content"]
+        user = text_of(messages[1]["content"])
         answer_match = re.search(r"<answer>\n(.*)\n</answer>", user, re.S)
         answer = answer_match.group(1) if answer_match else ""
         steps = _STEP_LINE.findall(user)

@@ -28,7 +28,8 @@ from statistics import fmean
 from typing import Any
 
 from ..evaluation.parsing import ParsedStep, ReportParseError, normalise, parse_evaluator_reply
-from ..evaluation.pipeline import judge_agreement, majority, weighted_rate
+from ..evaluation.pipeline import judge_agreement
+from ..evaluation.scoring import majority, weighted_rate
 from ..reporting.formulas import quality
 from ..results import (
     AttemptResult,

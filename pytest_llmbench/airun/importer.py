@@ -24,11 +24,11 @@ from typing import Any
 import yaml
 
 from ..errors import FormatError
-from ..formats.categories import category_ids
 from ..formats.dataset import MANIFEST, DatasetIndex
+from ..formats.images import media_type
 from ..formats.scenario import load_scenario
 from .criteria import FoundCriteria, read_criteria
-from .names import PromptName, map_category, parse_prompt_name, scenario_id
+from .names import SINGLE_PROMPT, PromptName, map_category, parse_prompt_name, scenario_id
 
 TASKS = Path("Scenarios") / "Tasks"
 DATASETS = "Dataset"
@@ -160,7 +160,8 @@ def _prompt_files(bench: Path) -> Iterator[tuple[str, str, Path]]:
 
 
 def _images(source: Path, name: PromptName, target_dir: Path, sid: str) -> list[str]:
-    """Copy `<name>_images/` (by stem or scenario part) beside the scenario file."""
+    """Copy `<name>_images/` (by stem or scenario part) beside the scenario file, as
+    `<Id>_images/`; returns the copied files, relative to the scenario's folder."""
     wanted = {f"{name.stem}_images".lower(), f"{name.scenario}_images".lower()}
     folder = next(
         (p for p in sorted(source.parent.iterdir()) if p.is_dir() and p.name.lower() in wanted),
@@ -220,7 +221,7 @@ def import_benchmark(
         if category is None:
             summary.skipped.append(
                 f"{where}: category folder {folder!r} has no counterpart; map it with "
-                f"--category-map {folder}=<one of {', '.join(category_ids())}>"
+                f"--category-map {folder}=<one of {', '.join(sorted(SINGLE_PROMPT))}>"
             )
             continue
         try:
@@ -274,8 +275,18 @@ def import_benchmark(
             spec["criteria_missing"] = True
             if criteria is not None:
                 summary.notes.append(f"{where}: {criteria.path} has steps of one metric only")
-        images = _images(path, name, target_dir, sid)
-        summary.images += len(images)
+        copied = _images(path, name, target_dir, sid)
+        summary.images += len(copied)
+        images = [f for f in copied if media_type((target_dir / f).read_bytes()[:16])]
+        summary.notes += [
+            f"{where}: {f} copied but not sent to models (only PNG and JPEG are)"
+            for f in copied
+            if f not in images
+        ]
+        if images:
+            # The evaluator sees them too: criteria of screenshot tasks are about the picture.
+            spec["images"] = images
+            spec["judge_images"] = True
         spec["origin"] = {
             "benchmark": "airun",
             "name": name.stem,
@@ -283,7 +294,6 @@ def import_benchmark(
             "category": folder,
             "complexity": name.complexity,
             "size": name.size,
-            "images": images,
         }
         file = target_dir / f"{sid}.yaml"
         file.write_text(

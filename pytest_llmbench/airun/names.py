@@ -33,9 +33,6 @@ CATEGORY_ALIASES: dict[str, str] = {
     "translation": "migration",
     "solution_template_generation": "template",
     "template_generation": "template",
-    "large_context_instruction_following": "dialog",
-    "instruction_following": "dialog",
-    "large_context": "dialog",
     "multimodal_generation": "multimodal",
     "image_to_code": "multimodal",
 }
@@ -47,18 +44,22 @@ def normalise_name(text: str) -> str:
     return "_".join(part for part in re.split(r"[^a-z0-9]+", spaced.lower()) if part)
 
 
+# Our dialog scenarios are written as turns; a public prompt file is one prompt.
+SINGLE_PROMPT = tuple(c for c in CATEGORIES if c != "dialog")
+
+
 def map_category(folder: str, extra: dict[str, str] | None = None) -> str | None:
     """Our category id for a public category folder, or None when it has no counterpart.
 
     `extra` (from `--category-map PUBLIC=OURS`) is consulted first, by folder name as
-    written or normalised.
+    written or normalised. Never `dialog`: a public prompt file cannot give its turns.
     """
     key = normalise_name(folder)
     for mapping in (extra or {}), CATEGORY_ALIASES:
         for public, ours in mapping.items():
             if public == folder or normalise_name(public) == key:
                 return ours
-    return key if key in CATEGORIES else None
+    return key if key in SINGLE_PROMPT else None
 
 
 @dataclass(frozen=True)

@@ -15,17 +15,18 @@ from typing import Any
 
 from ..airun.grades import evaluators, import_grades
 from ..airun.importer import check_outside_checkout, import_benchmark
+from ..airun.names import SINGLE_PROMPT
 from ..errors import FormatError
-from ..formats.categories import category_ids
 from ..reporting import markdown
 from ..reporting.writer import publish, write_results
 
 
 def _mapping(text: str) -> tuple[str, str]:
     public, sep, ours = text.partition("=")
-    if not sep or not public.strip() or ours.strip() not in category_ids():
+    if not sep or not public.strip() or ours.strip() not in SINGLE_PROMPT:
         raise argparse.ArgumentTypeError(
-            f"expected PUBLIC=OURS with OURS one of {', '.join(category_ids())}, got {text!r}"
+            f"expected PUBLIC=OURS with OURS one of {', '.join(sorted(SINGLE_PROMPT))} "
+            f"(dialog scenarios need turns), got {text!r}"
         )
     return public.strip(), ours.strip()
 

@@ -3,6 +3,10 @@
 Extraction is line based and close to CommonMark, because chat models write Markdown:
 a fence opens only at the start of a line, and closes only with the same character
 repeated at least as often, so a ````markdown block keeps the ``` blocks written inside it.
+One departure: a backtick fence with a language glued to the end of a prose line
+(`Here it is:```js`) opens a block too; CommonMark would read it as text and lose the
+code (FEABench's parser lost code the same way, method.md section 7). The prose before it
+is the block's label line, as if it stood on the line above.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ EXTENSION_LANGUAGES = {
 }
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+# Prose without backticks, then a backtick fence and a language word: a glued opening.
+_GLUED = re.compile(r"^(?P<prose>[^`]*[^`\s])(?P<fence>`{3,})(?P<info>[A-Za-z][^`]*)$")
 _HEADING = re.compile(r"^#{1,6}\s+")
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 _LABEL_TEXT = r"(?:file\s*name|file|path)\s*:\s*"
@@ -158,12 +164,17 @@ def extract_code_blocks(answer: str) -> list[CodeBlock]:
     while i < len(lines):
         match = _OPEN.match(lines[i])
         # A backtick in a backtick info string means inline code (```x```), not a fence.
-        if not match or (match.group("fence")[0] == "`" and "`" in match.group("info")):
+        if match and match.group("fence")[0] == "`" and "`" in match.group("info"):
+            match = None
+        if match is None and (match := _GLUED.match(lines[i])) is not None:
+            before = match.group("prose")
+        if match is None:
             if lines[i].strip():
                 before = lines[i]
             i += 1
             continue
-        fence, indent = match.group("fence"), len(match.group("indent"))
+        fence = match.group("fence")
+        indent = len(match.groupdict().get("indent") or "")
         closer = re.compile(
             rf"^[ \t]{{0,{indent + 3}}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$"
         )

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ..formats.images import ScenarioImage
 from ..formats.scenario import METRICS, CriterionStep, Metric
 from ..models.base import Model, ModelReply, ModelRequest
 from ..results import CallRecord, Grade, JudgeReport, Verdict
@@ -39,8 +40,10 @@ class Submission:
     """What a judge is shown: the task as the candidate saw it, and the candidate's answer."""
 
     system: str
-    prompt: str
+    prompt: str  # readable text; images are named in it by their notes
     answer: str
+    # The task's images, when the scenario says the criteria need them (judge_images).
+    images: tuple[ScenarioImage, ...] = ()
 
 
 @dataclass
@@ -71,7 +74,9 @@ async def evaluate(
     judge: Model, setup: JudgeSetup, submission: Submission, steps: Sequence[CriterionStep]
 ) -> JudgeOutcome:
     """Ask one judge for per-step verdicts; one repair retry if its reply cannot be read."""
-    messages = evaluator_messages(submission.system, submission.prompt, submission.answer, steps)
+    messages = evaluator_messages(
+        submission.system, submission.prompt, submission.answer, steps, submission.images
+    )
     outcome = JudgeOutcome(judge=judge.name, report=JudgeReport(judge=judge.name, text=""))
     for try_number in (1, 2):
         reply = await judge.complete(

@@ -13,23 +13,23 @@ from typing import Any
 
 from ..errors import RunError
 from ..formats.dataset import Dataset
-from ..formats.scenario import METRICS, CriterionStep, Metric, Scenario
+from ..formats.images import user_content
+from ..formats.scenario import METRICS, Scenario
 from ..metrics.answer import measure_answer
 from ..metrics.complexity import Complexity
 from ..models.base import Model, ModelRequest, TaskContext
-from ..reporting.formulas import quality
 from ..reporting.statistics import exact_agreement
 from ..results import (
     AttemptResult,
     CallRecord,
+    ImageRecord,
     ItemResult,
-    MetricResult,
-    StepResult,
     Usage,
-    Verdict,
 )
 from .checks import run_check
+from .dialog import run_dialog_attempt
 from .judging import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
+from .scoring import attempt_quality, metric_result, step_results
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class Generation:
     temperature: float | None
     max_tokens: int | None
     timeout: float
+    tool_protocol: str = "auto"  # dialogs: auto | native | text (evaluation/dialog.py)
 
 
 @dataclass(frozen=True)
@@ -55,89 +56,24 @@ class Case:
         return f"{self.scenario.id}-{self.dataset.name}" if self.dataset else self.scenario.id
 
     def messages(self) -> list[dict[str, Any]]:
+        """System and user message; the user's carries the scenario's images as parts."""
+        prompt = self.scenario.prompt_for(self.dataset)
         return [
             {"role": "system", "content": self.scenario.system},
-            {"role": "user", "content": self.scenario.prompt_for(self.dataset)},
+            {"role": "user", "content": user_content(prompt, self.scenario.images)},
         ]
 
-
-def weighted_rate(pairs: list[tuple[float, bool]]) -> float | None:
-    total = sum(w for w, _ in pairs)
-    return sum(w for w, ok in pairs if ok) / total if total else None
-
-
-def majority(verdicts: dict[str, Verdict]) -> bool | None:
-    if not verdicts:
-        return None
-    return sum(v.passed for v in verdicts.values()) * 2 >= len(verdicts)
-
-
-def _step_results(
-    steps: tuple[CriterionStep, ...], answer: str, outcomes: list[JudgeOutcome]
-) -> list[StepResult]:
-    results = []
-    for step in steps:
-        check = run_check(step.check, answer) if step.check is not None else None
-        judges = {o.judge: o.verdicts[step.id] for o in outcomes if step.id in o.verdicts}
-        verdict = majority(judges)
-        agrees = None if check is None or verdict is None else check.passed == verdict
-        results.append(
-            StepResult(
-                id=step.id,
-                metric=step.metric,
-                criterion=step.text,
-                weight=step.weight,
-                check=check,
-                judges=judges,
-                check_agrees=agrees,
-            )
-        )
-    return results
-
-
-def _metric(metric: Metric, steps: list[StepResult], outcomes: list[JudgeOutcome]) -> MetricResult:
-    own = [s for s in steps if s.metric == metric]
-    if not own:
-        return MetricResult(unscored_reason=f"no criteria: the scenario has no {metric} steps yet")
-    check_rate = weighted_rate([(s.weight, s.check.passed) for s in own if s.check is not None])
-    judged = [(s.weight, bool(majority(s.judges))) for s in own if s.judges]
-    pass_rate = weighted_rate(judged) if judged else check_rate
-    grades = [o.grades[metric] for o in outcomes if metric in o.grades]
-    if outcomes:
-        usable = [g.weighted for g in grades if g.weighted is not None]
-        if usable:
-            return MetricResult(
-                value=mean(usable),
-                source="judges",
-                pass_rate=pass_rate,
-                check_pass_rate=check_rate,
-                grades=grades,
-            )
-        reasons = [g.error for g in grades if g.error] + [
-            o.report.error for o in outcomes if o.report.error
-        ]
-        return MetricResult(
-            pass_rate=pass_rate,
-            check_pass_rate=check_rate,
-            grades=grades,
-            unscored_reason="; ".join(r for r in reasons if r) or "no grade from any judge",
-        )
-    if check_rate is None:
-        return MetricResult(unscored_reason=f"no judge given and no {metric} step has a check")
-    return MetricResult(
-        value=1 + 3 * check_rate, source="checks", pass_rate=check_rate, check_pass_rate=check_rate
-    )
-
-
-def _quality(acc: MetricResult, compl: MetricResult) -> float | None:
-    if acc.value is None or compl.value is None:
-        return None
-    return quality(acc.value, compl.value)
+    def prompt_text(self) -> str:
+        """The user prompt as readable text: images named by a note, never as base64."""
+        notes = [image.note() for image in self.scenario.images]
+        return "\n\n".join([self.scenario.prompt_for(self.dataset), *notes])
 
 
 async def run_attempt(
     case: Case, model: Model, number: int, gen: Generation, setup: JudgeSetup
 ) -> AttemptResult:
+    if case.scenario.is_dialog:
+        return await run_dialog_attempt(case, model, number, gen, setup)
     messages = case.messages()
     reply = await model.complete(
         ModelRequest(
@@ -152,15 +88,21 @@ async def run_attempt(
     )
     calls: list[CallRecord] = [call_record("candidate", reply)]
     steps = case.scenario.steps_for(case.dataset)
-    submission = Submission(case.scenario.system, messages[-1]["content"], reply.text)
+    scenario = case.scenario
+    submission = Submission(
+        scenario.system,
+        case.prompt_text(),
+        reply.text,
+        scenario.images if scenario.judge_images else (),
+    )
     judges = setup.judges if steps else ()  # no criteria yet: nothing to ask a judge
     outcomes: list[JudgeOutcome] = list(
         await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
     )
     for outcome in outcomes:
         calls += outcome.calls
-    step_results = _step_results(steps, reply.text, outcomes)
-    acc, compl = (_metric(m, step_results, outcomes) for m in METRICS)
+    checked = step_results(steps, lambda check: run_check(check, reply.text), outcomes)
+    acc, compl = (metric_result(m, checked, outcomes) for m in METRICS)
     # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
     code = await asyncio.to_thread(
         measure_answer,
@@ -181,8 +123,8 @@ async def run_attempt(
         generation_rate=rate,
         accuracy=acc,
         completeness=compl,
-        quality=_quality(acc, compl),
-        steps=step_results,
+        quality=attempt_quality(acc, compl),
+        steps=checked,
         reports=[o.report for o in outcomes],
         calls=calls,
         code=code,
@@ -221,7 +163,11 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
         dataset=case.dataset.name if case.dataset else None,
         model=model.name,
         complexity=case.complexity.as_dict() if case.complexity else {},
-        prompt=case.messages()[-1]["content"],
+        prompt=case.prompt_text(),
+        images=[
+            ImageRecord(file=i.name, media_type=i.media_type, size=i.size, sha256=i.sha256)
+            for i in case.scenario.images
+        ],
         status="scored" if best else "unscored",
         attempts=attempts,
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),

@@ -9,7 +9,9 @@ evaluator's report on one metric.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from ..formats.images import ScenarioImage, user_content
 from ..formats.scenario import CriterionStep, Metric
 from ..results import Verdict
 
@@ -29,8 +31,14 @@ GRADE_SCALE = "1 = not {m}, 2 = partially {m}, 3 = almost {m}, 4 = fully {m}"
 
 
 def evaluator_messages(
-    task_system: str, task_prompt: str, answer: str, steps: Sequence[CriterionStep]
-) -> list[dict[str, str]]:
+    task_system: str,
+    task_prompt: str,
+    answer: str,
+    steps: Sequence[CriterionStep],
+    images: tuple[ScenarioImage, ...] = (),
+) -> list[dict[str, Any]]:
+    """The evaluator's request; `images` (the task's, when its criteria need them) follow
+    the text as image parts, in the order the notes in the task prompt name them."""
     criteria = "\n".join(f"- {s.id} ({s.metric}): {s.text}" for s in steps)
     user = f"""Evaluate the answer below against every criterion.
 
@@ -52,7 +60,15 @@ def evaluator_messages(
 For every criterion decide Pass or Fail, give your confidence in percent, and a one-sentence reason.
 Reply with JSON only, in this form, one entry per criterion, in the order given:
 {{"steps": [{{"id": "A1", "criterion": "<criterion text>", "passed": true, "confidence": 90, "explanation": "<reason>"}}]}}"""
-    return [{"role": "system", "content": EVALUATOR_SYSTEM}, {"role": "user", "content": user}]
+    if images:
+        user += (
+            "\n\nThe images the model was given are attached after this text, in the order "
+            "the prompt names them."
+        )
+    return [
+        {"role": "system", "content": EVALUATOR_SYSTEM},
+        {"role": "user", "content": user_content(user, images)},
+    ]
 
 
 REPAIR_REQUEST = (

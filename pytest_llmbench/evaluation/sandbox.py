@@ -4,8 +4,11 @@ a temporary working folder and no network.
 - Memory: RLIMIT_DATA (heap and private mappings), set by `prlimit`. RLIMIT_AS is not used because V8
   (node) and Go (esbuild) reserve far more address space than they use and abort under it.
 - Network: the command runs in a new, empty network namespace (`unshare -rn`, which also
-  works without root where user namespaces are enabled). Where that is not possible the
-  checkers still only parse, never run, the code; `NETWORK_ISOLATION` says which applies.
+  works without root where user namespaces are enabled). Where that is not possible, it
+  runs under a seccomp filter that refuses every socket() call (no_network.py, which needs
+  no privilege). Only on a system with neither (not Linux, or a kernel without seccomp)
+  does a checker run with the network; `network_isolation()` says which applies, and the
+  checkers only parse, never run, the code.
 - Time: the process group is killed at the limit and the run reports it.
 """
 
@@ -17,6 +20,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,17 +40,26 @@ class Outcome:
         return self.returncode is None
 
 
+_NO_NETWORK = [sys.executable, "-I", str(Path(__file__).with_name("no_network.py"))]
+# The isolating prefix of each way, tried in this order.
+ISOLATIONS = {"unshare": ["unshare", "-rn"], "seccomp": _NO_NETWORK}
+
+
+def _works(prefix: list[str]) -> bool:
+    try:
+        probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
 @functools.cache
 def network_isolation() -> str:
-    """'unshare' when commands can run in an empty network namespace, else 'none'."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return "none"
-    try:
-        probe = subprocess.run([unshare, "-rn", "true"], capture_output=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return "none"
-    return "unshare" if probe.returncode == 0 else "none"
+    """'unshare' (an empty network namespace), 'seccomp' (socket() refused) or 'none'."""
+    for name, prefix in ISOLATIONS.items():
+        if shutil.which(prefix[0]) and _works(prefix):
+            return name
+    return "none"
 
 
 def _limits(memory_mb: int) -> None:  # runs in the child between fork and exec
@@ -73,8 +86,9 @@ def run(
 ) -> Outcome:
     """Run `command` in `cwd` under the limits; never raises for the command's failures."""
     command, preexec = _limited(command, memory_mb)
-    if network_isolation() == "unshare":
-        command = ["unshare", "-rn", *command]
+    isolation = network_isolation()
+    if isolation != "none":
+        command = [*ISOLATIONS[isolation], *command]
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
     process = subprocess.Popen(
         command,

@@ -289,7 +289,8 @@ def _recheck_jsx_in_js(
     files: tuple[tuple[str, str, str], ...], results: list[FileCheck | None], work: Path
 ) -> None:
     """React projects often keep JSX in .js files; node rejects it, so a failing
-    JavaScript file with JSX in it is parsed again as JSX by esbuild."""
+    JavaScript file with JSX in it is parsed again as JSX by esbuild. Without esbuild
+    such a file is "not checked": node's failure may only mean "this is JSX"."""
     again = [
         i
         for i, r in enumerate(results)
@@ -298,13 +299,13 @@ def _recheck_jsx_in_js(
         and r.status == "fail"
         and _JSX_HINT.search(files[i][2])
     ]
-    if not again or _tool("esbuild") is None:
+    if not again:
         return
     as_jsx = [(files[i][0], "jsx", files[i][2]) for i in again]
     for i, check in zip(
         again, _run_group("esbuild", as_jsx, [-1 - i for i in again], work), strict=True
     ):
-        if check.status == "pass":
+        if check.status != "fail":
             results[i] = check.model_copy(
                 update={"language": "javascript", "checker": "esbuild (jsx)"}
             )

@@ -1,9 +1,11 @@
 """The on-disk request cache: one sqlite3 file shared by every process of a run.
 
 The key is a sha256 over a canonical JSON of what decides the reply: model, api base,
-messages, generation parameters, attempt index and sample index (so attempts and grader
+messages, tools offered, generation parameters, attempt index and sample index (so attempts and grader
 samples stay independent). Headers and API keys are never part of a request here, so
-they are never stored. A row that cannot be read back is deleted and fetched again.
+they are never stored. An image part's data URL enters the key as the sha256 of the URL
+(so of the image's bytes and type), digested once per distinct URL: the key stays small
+and only replies are stored. A row that cannot be read back is deleted and fetched again.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ import json
 import sqlite3
 import threading
 from dataclasses import asdict
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from ..models.base import ModelReply, ModelRequest
+from ..models.base import ModelReply, ModelRequest, ToolCall
 
 CacheMode = Literal["on", "off", "refresh", "replay"]
 CACHE_MODES: tuple[CacheMode, ...] = ("on", "off", "refresh", "replay")
@@ -25,18 +28,44 @@ CACHE_FILE = "requests.sqlite3"
 FORMAT = 1
 
 
+@lru_cache(maxsize=256)
+def _url_digest(url: str) -> str:
+    # Every item and attempt sends the same str object (encoded once at load), whose
+    # hash Python keeps, so the cache lookup is cheap and each image is digested once.
+    return hashlib.sha256(url.encode()).hexdigest()
+
+
+def _keyed_content(content: Any) -> Any:
+    """Message content for the key: data URLs of image parts replaced by their digest."""
+    if not isinstance(content, list):
+        return content
+    parts = []
+    for part in content:
+        url = (part.get("image_url") or {}).get("url") if isinstance(part, dict) else None
+        if isinstance(url, str) and url.startswith("data:"):
+            part = {**part, "image_url": {**part["image_url"], "url": _url_digest(url)}}
+        parts.append(part)
+    return parts
+
+
 def request_key(model: str, api_base: str | None, request: ModelRequest) -> str:
+    messages = [
+        {**m, "content": _keyed_content(m["content"])} if isinstance(m.get("content"), list) else m
+        for m in request.messages
+    ]
     fields = {
         "format": FORMAT,
         "model": model,
         "api_base": api_base,
-        "messages": list(request.messages),
+        "messages": messages,
         "temperature": request.temperature,
         "max_tokens": request.max_tokens,
         "top_logprobs": request.top_logprobs,
         "attempt": request.attempt,
         "sample": request.sample,
     }
+    if request.tools:  # only when offered, so keys of requests without tools stay as they were
+        fields["tools"] = list(request.tools)
     text = json.dumps(fields, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -54,6 +83,7 @@ def _decode(text: str) -> ModelReply:
     pairs = data.get("first_token_logprobs")
     if pairs is not None:
         data["first_token_logprobs"] = [(str(t), float(p)) for t, p in pairs]
+    data["tool_calls"] = tuple(ToolCall(**call) for call in data.get("tool_calls") or ())
     return ModelReply(**data)
 
 

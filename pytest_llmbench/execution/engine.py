@@ -94,7 +94,9 @@ class Engine:
 
     async def _run(self, case: Case, model: Model, setup: JudgeSetup) -> ItemResult:
         s = self.settings
-        gen = Generation(s.attempts, s.temperature, s.max_tokens, s.timeout)
+        gen = Generation(
+            s.attempts, s.temperature, s.max_tokens, s.timeout, s.tool_protocol(model.name)
+        )
         ledger = self.services.ledger
         if ledger is not None and ledger.exhausted():
             return _skipped(case, model, f"budget of {ledger.budget_usd:g} USD spent")

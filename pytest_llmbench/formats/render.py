@@ -60,6 +60,11 @@ def fenced(file: SourceFile) -> str:
     return f"### {file.path}\n{fence}{fence_language(file.path)}\n{body}{fence}\n"
 
 
+def fenced_files(files: dict[str, str]) -> str:
+    """Files given by path, as fenced blocks in stable path order (a dialog's workspace)."""
+    return "\n".join(fenced(SourceFile(p, text)) for p, text in sorted(files.items()))
+
+
 def inline_files(dataset: Dataset | None) -> str:
     """Every file of `dataset` as fenced blocks in stable path order ('' for no dataset)."""
     if dataset is None:
@@ -93,6 +98,7 @@ __all__ = [
     "compile_template",
     "fence_language",
     "fenced",
+    "fenced_files",
     "inline_files",
     "render",
 ]

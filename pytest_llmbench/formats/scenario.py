@@ -2,14 +2,14 @@
 
 A scenario is a task (a prompt template and an optional system prompt), the datasets
 it runs on, optional reference answers per dataset, and the evaluation criteria.
-`load_scenario` returns a `Scenario` whose datasets, references and templates are
-resolved, so every later stage works on checked data.
+`load_scenario` returns a `Scenario` whose datasets, references, templates and images
+are resolved, so every later stage works on checked data.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -19,7 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ..errors import FormatError
 from .categories import CATEGORIES, category_ids
 from .dataset import Dataset, DatasetIndex
-from .render import compile_template, render
+from .dialog import DialogLimits, Script, is_relative_path, load_script, script_files
+from .images import ImageSpec, ScenarioImage, load_images
+from .render import compile_template, fenced_files, render
 from .validation import load_model
 
 NO_DATASET = "none"  # the references key of a scenario that runs on no dataset
@@ -51,6 +53,8 @@ class Check(BaseModel):
     parses: bool | str | None = None
     file: str | list[str] | None = None
     ignore_case: bool = False
+    # Dialog turns only: the workspace file that contains/not_contains/regex/parses look at.
+    path: str | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> Check:
@@ -69,6 +73,11 @@ class Check(BaseModel):
             raise ValueError(f"parses takes true or one of {', '.join(PARSE_LANGUAGES)}")
         if self.parses is False:
             raise ValueError("parses takes true or a language name, not false")
+        if self.path is not None:
+            if self.file is not None:
+                raise ValueError("path goes with contains, not_contains, regex or parses, not file")
+            if not is_relative_path(self.path):
+                raise ValueError(f"path {self.path!r} must be relative, inside the workspace")
         return self
 
 
@@ -110,12 +119,25 @@ class FileRef(BaseModel):
     file: str
 
 
+class ScriptRef(BaseModel):
+    """`{script: relative/path.yaml}`: a dialog's reference script (formats/dialog.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+    script: str
+
+
+class TurnSpec(BaseModel):
+    """One user turn of a dialog scenario, with its own criteria."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str | None = None
+    prompt: str = Field(min_length=1)
+    criteria: Criteria
 class Origin(BaseModel):
     """Where an imported scenario came from (`llmbench import-airun` writes it).
 
     `name`, `lang` and `category` are the public file's stem and folders: llmbench/replay
-    finds published answers by them. `images` are the scenario's screenshots, copied
-    beside the scenario file (paths relative to it), for multimodal scenarios.
+    finds published answers by them; `complexity` and `size` are the file name's buckets.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -125,7 +147,6 @@ class Origin(BaseModel):
     category: str = ""
     complexity: str | None = None
     size: str | None = None
-    images: list[str] = []
 
 
 class ScenarioSpec(BaseModel):
@@ -137,11 +158,15 @@ class ScenarioSpec(BaseModel):
     category: str
     description: str = ""
     system: str | None = None
-    prompt: str = Field(min_length=1)
+    prompt: str | None = Field(default=None, min_length=1)
     datasets: list[str] = []
-    references: dict[str, str | FileRef] = {}
+    references: dict[str, str | FileRef | ScriptRef] = {}
     criteria: Criteria = Criteria()
     dataset_criteria: dict[str, Criteria | FileRef] = {}
+    images: list[ImageSpec] = []  # PNG/JPEG files sent with the prompt (formats/images.py)
+    judge_images: bool = False  # the evaluator also receives the images
+    turns: list[TurnSpec] = []
+    limits: DialogLimits = DialogLimits()
     # True for a scenario imported before its criteria exist: a metric with no steps is
     # then unscored ("no criteria") instead of a collection error.
     criteria_missing: bool = False
@@ -171,6 +196,16 @@ class CriterionStep:
 
 
 @dataclass(frozen=True)
+class DialogTurn:
+    """A turn of a dialog, rendered for one dataset; its steps are numbered A1.., C1.."""
+
+    number: int  # from 1
+    title: str
+    prompt: str
+    steps: tuple[CriterionStep, ...]
+
+
+@dataclass(frozen=True)
 class Scenario:
     id: str
     title: str
@@ -182,6 +217,22 @@ class Scenario:
     references: dict[str, str]  # dataset name (or NO_DATASET) -> reference answer
     prompts: dict[str, str]  # dataset name (or NO_DATASET) -> the prompt, rendered at load
     steps: dict[str, tuple[CriterionStep, ...]]  # dataset name (or NO_DATASET) -> its steps
+    images: tuple[ScenarioImage, ...] = ()  # attached to the user prompt of every item
+    judge_images: bool = False  # the evaluator's request carries the images too
+    # Dialog scenarios only: dataset name (or NO_DATASET) -> its turns / reference script.
+    turns: dict[str, tuple[DialogTurn, ...]] = field(default_factory=dict)
+    scripts: dict[str, Script] = field(default_factory=dict)
+    limits: DialogLimits = field(default_factory=DialogLimits)
+
+    @property
+    def is_dialog(self) -> bool:
+        return bool(self.turns)
+
+    def turns_for(self, dataset: Dataset | None) -> tuple[DialogTurn, ...]:
+        return self.turns.get(dataset.name if dataset else NO_DATASET, ())
+
+    def script_for(self, dataset: Dataset | None) -> Script | None:
+        return self.scripts.get(dataset.name if dataset else NO_DATASET)
     criteria_missing: bool = False
     origin: Origin | None = None
 
@@ -197,7 +248,11 @@ class Scenario:
 
 
 def _render_prompts(
-    path: Path, spec: ScenarioSpec, template: Template, datasets: tuple[Dataset, ...]
+    path: Path,
+    spec: ScenarioSpec,
+    template: Template,
+    datasets: tuple[Dataset, ...],
+    field_name: str = "prompt",
 ) -> dict[str, str]:
     """Every prompt of the scenario, rendered once at load: an undefined variable is a
     collection error, and no item renders again."""
@@ -209,8 +264,18 @@ def _render_prompts(
                 template, dataset=dataset, scenario=view
             )
         except TemplateError as exc:
-            raise FormatError(path, "prompt", f"template error: {exc}") from None
+            raise FormatError(path, field_name, f"template error: {exc}") from None
     return prompts
+
+
+def _compile(path: Path, field_name: str, source: str) -> Template:
+    try:
+        return compile_template(source)
+    except TemplateError as exc:
+        line = getattr(exc, "lineno", None)
+        raise FormatError(
+            path, field_name, f"template error{f' on line {line}' if line else ''}: {exc}"
+        ) from None
 
 
 def _category_system(scenarios_dir: Path, category: str) -> str:
@@ -254,11 +319,96 @@ def _steps(path: Path, spec: ScenarioSpec, name: str) -> tuple[CriterionStep, ..
                 f"no {metric} steps{where}; give them in criteria or dataset_criteria "
                 "(or set criteria_missing: true to run it unscored)",
             )
-        steps.extend(
-            CriterionStep(f"{metric[0].upper()}{i}", metric, s.criterion.strip(), s.weight, s.check)
-            for i, s in enumerate(written, start=1)
-        )
+        steps.extend(_numbered(metric, written))
     return tuple(steps)
+
+
+def _numbered(metric: Metric, written: list[Step]) -> list[CriterionStep]:
+    return [
+        CriterionStep(f"{metric[0].upper()}{i}", metric, s.criterion.strip(), s.weight, s.check)
+        for i, s in enumerate(written, start=1)
+    ]
+
+
+def _shape_errors(path: Path, spec: ScenarioSpec) -> None:
+    """What a dialog scenario, or a single-shot one, may not have."""
+    if spec.category == "dialog":
+        if not spec.turns:
+            raise FormatError(path, "turns", "a dialog scenario needs a list of turns")
+        for name in ("prompt", "dataset_criteria"):
+            if getattr(spec, name):
+                raise FormatError(path, name, "a dialog scenario gives it per turn under turns")
+        if spec.criteria.accuracy or spec.criteria.completeness:
+            raise FormatError(path, "criteria", "a dialog scenario gives it per turn under turns")
+        for key, ref in spec.references.items():
+            if not isinstance(ref, ScriptRef):
+                raise FormatError(
+                    path, f"references.{key}", "a dialog's reference is {script: file.yaml}"
+                )
+        return
+    if spec.turns:
+        raise FormatError(path, "turns", "only scenarios of the category dialog have turns")
+    if spec.prompt is None:
+        raise FormatError(path, "prompt", "required field is missing")
+    for key, ref in spec.references.items():
+        if isinstance(ref, ScriptRef):
+            raise FormatError(path, f"references.{key}", "scripts are for dialog scenarios only")
+    for metric in METRICS:
+        for i, step in enumerate(getattr(spec.criteria, metric)):
+            if step.check is not None and step.check.path is not None:
+                raise FormatError(
+                    path, f"criteria.{metric}.{i}.check.path", "is for dialog turns only"
+                )
+
+
+def _turns(
+    path: Path, spec: ScenarioSpec, datasets: tuple[Dataset, ...]
+) -> dict[str, tuple[DialogTurn, ...]]:
+    """Each turn's prompt rendered per dataset, with its steps numbered per turn."""
+    rendered = []
+    for t, turn in enumerate(spec.turns):
+        where = f"turns.{t}"
+        for metric in METRICS:
+            if not getattr(turn.criteria, metric):
+                raise FormatError(path, f"{where}.criteria.{metric}", f"no {metric} steps")
+        template = _compile(path, f"{where}.prompt", turn.prompt)
+        rendered.append(_render_prompts(path, spec, template, datasets, f"{where}.prompt"))
+    steps = [
+        tuple(s for metric in METRICS for s in _numbered(metric, getattr(turn.criteria, metric)))
+        for turn in spec.turns
+    ]
+    return {
+        name: tuple(
+            DialogTurn(t + 1, turn.title or f"Step {t + 1}", rendered[t][name], steps[t])
+            for t, turn in enumerate(spec.turns)
+        )
+        for name in rendered[0]
+    }
+
+
+def _load_dialog(path: Path, spec: ScenarioSpec, resolved: tuple[Dataset, ...]) -> dict[str, Any]:
+    turns = _turns(path, spec, resolved)
+    scripts = {}
+    references = {}
+    for key, ref in spec.references.items():
+        assert isinstance(ref, ScriptRef)  # _shape_errors made sure
+        target = (path.parent / ref.script).resolve()
+        if not target.is_file():
+            raise FormatError(path, f"references.{key}.script", f"{ref.script} does not exist")
+        scripts[key] = load_script(target, len(spec.turns))
+        # The reference answer of the code metrics: the files the script leaves written.
+        references[key] = fenced_files(script_files(scripts[key]))
+    flat = {
+        name: tuple(replace(s, id=f"T{turn.number}.{s.id}") for turn in dialog for s in turn.steps)
+        for name, dialog in turns.items()
+    }
+    return {
+        "turns": turns,
+        "scripts": scripts,
+        "references": references,
+        "steps": flat,
+        "prompts": {name: dialog[0].prompt for name, dialog in turns.items()},
+    }
 
 
 def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
@@ -271,13 +421,7 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
             "category",
             f"is {spec.category!r} but the file sits in scenarios/{folder}/; move it or fix the field",
         )
-    try:
-        template = compile_template(spec.prompt)
-    except TemplateError as exc:
-        line = getattr(exc, "lineno", None)
-        raise FormatError(
-            path, "prompt", f"template error{f' on line {line}' if line else ''}: {exc}"
-        ) from None
+    _shape_errors(path, spec)
     resolved = tuple(
         datasets.get(name, referrer=path, field_name=f"datasets.{i}")
         for i, name in enumerate(spec.datasets)
@@ -294,22 +438,39 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
                     f"{field_name}.{key}",
                     f"is not one of this scenario's datasets ({', '.join(sorted(names))})",
                 )
+    system = spec.system.strip() if spec.system else _category_system(path.parent, spec.category)
+    common: dict[str, Any] = {
+        "id": spec.id,
+        "title": spec.title or spec.id,
+        "category": spec.category,
+        "description": spec.description,
+        "path": path,
+        "system": system,
+        "datasets": resolved,
+    }
+    if spec.turns:
+        if spec.images or spec.judge_images:
+            raise FormatError(
+                path, "images", "dialog scenarios (turns:) take no images; use a single prompt"
+            )
+        return Scenario(**common, **_load_dialog(path, spec, resolved), limits=spec.limits)
+    assert spec.prompt is not None  # _shape_errors made sure
+    template = _compile(path, "prompt", spec.prompt)
     references = {
         key: _read_ref(path, f"references.{key}", value) if isinstance(value, FileRef) else value
         for key, value in spec.references.items()
+        if not isinstance(value, ScriptRef)
     }
     steps = {name: _steps(path, spec, name) for name in sorted(names)}
+    if spec.judge_images and not spec.images:
+        raise FormatError(path, "judge_images", "is true but the scenario lists no images:")
     return Scenario(
-        id=spec.id,
-        title=spec.title or spec.id,
-        category=spec.category,
-        description=spec.description,
-        path=path,
-        system=spec.system.strip() if spec.system else _category_system(path.parent, spec.category),
-        datasets=resolved,
+        **common,
         references=references,
         prompts=_render_prompts(path, spec, template, resolved),
         steps=steps,
+        images=load_images(path, spec.images),
+        judge_images=spec.judge_images,
         criteria_missing=spec.criteria_missing,
         origin=spec.origin,
     )

@@ -22,7 +22,7 @@ from .lizard_ci import FunctionCI, NotAnalysable, function_complexity
 from .python_metrics import python_figures
 
 # Bumped whenever the counting changes, so cached figures of an older count are not reused.
-METHOD_VERSION = 3
+METHOD_VERSION = 4
 LANGUAGES = {
     ".js": "javascript",
     ".mjs": "javascript",

@@ -2,7 +2,8 @@
 
 Messages use the OpenAI chat format (a list of {"role", "content"} mappings, where
 content is a string or a list of content parts), so a multi-turn dialog or an image
-part needs no change here.
+part needs no change here. A dialog offers tools (OpenAI function schemas) in
+`ModelRequest.tools`; the calls the model makes come back in `ModelReply.tool_calls`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,16 @@ class TaskContext:
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """One function call the model asked for. `arguments` is the JSON text as the model
+    wrote it (it may be malformed: the dialog runner decides what to do with it)."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
 class ModelRequest:
     messages: tuple[dict[str, Any], ...]
     role: Role
@@ -38,6 +49,8 @@ class ModelRequest:
     attempt: int = 1
     # Which of several identical requests this is (grader samples); part of the cache key.
     sample: int = 0
+    # OpenAI function-calling tool schemas offered to the model (dialogs); part of the cache key.
+    tools: tuple[dict[str, Any], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,7 @@ class ModelReply:
     finish_reason: str | None = None
     # Reasoning the model published apart from its answer (recorded, never scored).
     thoughts: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
 

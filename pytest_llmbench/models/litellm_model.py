@@ -5,6 +5,7 @@ litellm takes about 4 s to import, so it is imported on the first real call only
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from functools import cache
@@ -12,7 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import ModelError
-from .base import ModelReply, ModelRequest
+from .base import ModelReply, ModelRequest, ToolCall
 
 # Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the OpenAI client insists on one.
 _PLACEHOLDER_KEY = "llmbench-no-key"
@@ -52,9 +53,7 @@ def model_error(name: str, role: str, exc: BaseException) -> ModelError:
     """A provider failure as a ModelError that says whether another try may succeed."""
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None
-    transient = type(exc).__name__ in _TRANSIENT or isinstance(
-        exc, TimeoutError | ConnectionError
-    )
+    transient = type(exc).__name__ in _TRANSIENT or isinstance(exc, TimeoutError | ConnectionError)
     retryable = transient or status in (408, 409, 429) or (status is not None and status >= 500)
     return ModelError(
         f"{name} ({role}): {_first_line(exc)}",
@@ -88,6 +87,26 @@ def _first_token_logprobs(choice: Any) -> list[tuple[str, float]] | None:
     return pairs or None
 
 
+def _tool_calls(message: Any) -> tuple[ToolCall, ...]:
+    """The function calls of a reply, as written (arguments stay raw JSON text)."""
+    calls = []
+    for number, call in enumerate(getattr(message, "tool_calls", None) or [], start=1):
+        function = getattr(call, "function", None)
+        name = getattr(function, "name", None)
+        arguments = getattr(function, "arguments", None)
+        if not isinstance(arguments, str):
+            # Some providers hand back a parsed object; keep the protocol's text form.
+            arguments = json.dumps(arguments) if arguments is not None else ""
+        calls.append(
+            ToolCall(
+                id=str(getattr(call, "id", None) or f"call_{number}"),
+                name=str(name or ""),
+                arguments=arguments,
+            )
+        )
+    return tuple(calls)
+
+
 class LiteLLMModel:
     offline = False
 
@@ -116,6 +135,12 @@ class LiteLLMModel:
         if request.top_logprobs:
             kwargs["logprobs"] = True
             kwargs["top_logprobs"] = request.top_logprobs
+        if request.tools:
+            kwargs["tools"] = list(request.tools)
+            # litellm 1.106 routes any request with tools through its MCP gateway check,
+            # which imports the optional `mcp` package and fails without it; our tools are
+            # plain functions, never MCP servers.
+            kwargs["_skip_mcp_handler"] = True
         return kwargs
 
     async def complete(self, request: ModelRequest) -> ModelReply:
@@ -145,4 +170,5 @@ class LiteLLMModel:
             cost_usd=cost,
             first_token_logprobs=_first_token_logprobs(choice),
             finish_reason=getattr(choice, "finish_reason", None),
+            tool_calls=_tool_calls(choice.message),
         )

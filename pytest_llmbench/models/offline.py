@@ -2,7 +2,9 @@
 
 llmbench/reference  answers with the scenario's reference answer for the dataset
                     (the upper bound: a correct answer should score near the top);
-llmbench/echo       answers with the input code unchanged (the do-nothing baseline).
+                    in a dialog it plays the reference script's tool calls (script.py);
+llmbench/echo       answers with the input code unchanged (the do-nothing baseline);
+                    in a dialog it finishes every step without writing anything.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from collections.abc import Callable
 
 from ..errors import ModelError
 from ..formats.render import inline_files
-from .base import ModelReply, ModelRequest, TaskContext
+from .base import ModelReply, ModelRequest, TaskContext, ToolCall
+from .script import play
 
 
 def _reference(task: TaskContext) -> str:
@@ -47,8 +50,21 @@ class OfflineModel:
         if request.task is None or request.role != "candidate":
             raise ModelError(f"{self.name} is an offline model; it can only answer benchmark tasks")
         start = time.perf_counter()
-        text = self._answer(request.task)
+        calls: tuple[ToolCall, ...] = ()
+        task = request.task
+        if task.scenario.is_dialog:
+            script = task.scenario.script_for(task.dataset)
+            if self.name == "llmbench/reference" and script is None:
+                _reference(task)  # raises: the scenario has no reference for this dataset
+            played = script if self.name == "llmbench/reference" else None
+            text, calls = play(played, request.messages, native=bool(request.tools))
+        else:
+            text = self._answer(task)
         # Free by construction, so the cost is a known 0, not an unknown price.
         return ModelReply(
-            model=self.name, text=text, latency_s=time.perf_counter() - start, cost_usd=0.0
+            model=self.name,
+            text=text,
+            latency_s=time.perf_counter() - start,
+            cost_usd=0.0,
+            tool_calls=calls,
         )

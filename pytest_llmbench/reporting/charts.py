@@ -10,8 +10,19 @@ from dataclasses import dataclass
 from html import escape
 
 WIDTH = 640
-LEFT = 190
 ROW = 26
+# Approximate advance of one character at the charts' 12px (labels) and 10px (small)
+# font sizes: SVG text does not wrap, so room for labels is reserved from their length.
+CHAR_PX = 7.0
+SMALL_CHAR_PX = 6.0
+# Colours of the series (models) in scatter plots, in order; more series reuse them.
+PALETTE = ("#c1504a", "#4a7fc1", "#3a9a5b", "#c18a2a", "#8a58b0", "#2aa5b0", "#777777")
+
+
+def _left(labels: Sequence[str]) -> int:
+    """Room left of the plot for right-aligned row labels (model names)."""
+    longest = max((len(label) for label in labels), default=0)
+    return int(max(120, min(360, CHAR_PX * longest + 16)))
 
 
 def _svg(height: int, body: list[str], label: str, width: int = WIDTH) -> str:
@@ -43,34 +54,36 @@ class Bar:
 
 def bar_chart(bars: Sequence[Bar], title: str) -> str:
     """Horizontal bars on a 0..1 axis with confidence whiskers."""
-    span = WIDTH - LEFT - 60
+    left = _left([bar.label for bar in bars])
+    span = WIDTH - 190 - 60
+    width = left + span + 60
     body: list[str] = []
     top = 10
     for index, bar in enumerate(bars):
         y = top + index * ROW
-        body.append(_text(LEFT - 8, y + 16, bar.label, "end"))
+        body.append(_text(left - 8, y + 16, bar.label, "end"))
         if bar.value is None:
-            body.append(_text(LEFT + 4, y + 16, "unscored", cls="muted"))
+            body.append(_text(left + 4, y + 16, "unscored", cls="muted"))
             continue
         body.append(
-            f'<rect class="bar" x="{LEFT}" y="{y + 4}" width="{max(span * bar.value, 1):.1f}" '
+            f'<rect class="bar" x="{left}" y="{y + 4}" width="{max(span * bar.value, 1):.1f}" '
             f'height="{ROW - 8}"><title>{escape(bar.label)}: {bar.value:.3f}</title></rect>'
         )
         if bar.low is not None and bar.high is not None:
-            x1, x2, mid = LEFT + span * bar.low, LEFT + span * bar.high, y + ROW / 2
+            x1, x2, mid = left + span * bar.low, left + span * bar.high, y + ROW / 2
             body.append(
                 f'<path class="whisker" d="M{x1:.1f} {mid:.1f}H{x2:.1f}M{x1:.1f} {mid - 6:.1f}'
                 f'V{mid + 6:.1f}M{x2:.1f} {mid - 6:.1f}V{mid + 6:.1f}"/>'
             )
         body.append(
-            _text(LEFT + span * max(bar.value, bar.high or 0) + 6, y + 17, _fmt(bar.value, 3))
+            _text(left + span * max(bar.value, bar.high or 0) + 6, y + 17, _fmt(bar.value, 3))
         )
     height = top + len(bars) * ROW + 24
     for tick in (0, 0.25, 0.5, 0.75, 1.0):
-        x = LEFT + span * tick
+        x = left + span * tick
         body.append(f'<line class="grid" x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - 20}"/>')
         body.append(_text(x, height - 6, f"{tick:g}", "middle", "muted"))
-    return _svg(height, body, title)
+    return _svg(height, body, title, width)
 
 
 def _colour(value: float) -> str:
@@ -84,18 +97,21 @@ def heat_map(
     cells: dict[tuple[str, str], float | None],
     title: str,
 ) -> str:
-    cell_w = max(70, min(120, (WIDTH - LEFT) // max(len(columns), 1)))
-    width = LEFT + cell_w * len(columns) + 10
+    left = _left(rows)
+    # Each column is as wide as its longest label needs, so the labels never overlap.
+    longest = max((len(column) for column in columns), default=0)
+    cell_w = int(max(56, SMALL_CHAR_PX * longest + 12))
+    width = left + cell_w * len(columns) + 10
     body = [
-        _text(LEFT + cell_w * (i + 0.5), 18, column, "middle", "small")
+        _text(left + cell_w * (i + 0.5), 18, column, "middle", "small")
         for i, column in enumerate(columns)
     ]
     for r, row in enumerate(rows):
         y = 28 + r * ROW
-        body.append(_text(LEFT - 8, y + 17, row, "end"))
+        body.append(_text(left - 8, y + 17, row, "end"))
         for c, column in enumerate(columns):
             value = cells.get((row, column))
-            x = LEFT + c * cell_w
+            x = left + c * cell_w
             fill = "#eee" if value is None else _colour(value)
             body.append(
                 f'<rect class="cell" x="{x}" y="{y}" width="{cell_w - 2}" height="{ROW - 2}" '
@@ -110,6 +126,7 @@ class Point:
     label: str
     x: float
     y: float
+    series: str = ""  # the model: points of one series share a colour and a legend entry
 
 
 def scatter(
@@ -119,18 +136,29 @@ def scatter(
     y_label: str,
     diagonal: bool = False,
     y_limit: float | None = None,
+    labels: bool = True,
+    series_order: Sequence[str] = (),
 ) -> str:
     """Points on axes scaled to the data (from 0); `diagonal` draws y = x.
 
     `y_limit` fixes the top of the y axis (1 for scores). Points at the same place are
-    drawn once, with their labels joined, so no label hides another.
+    drawn once, with their labels joined, so no label hides another; such a point of
+    several series is drawn in the neutral colour. With two or more series a legend
+    under the plot names each series' colour. `labels` writes each point's label beside
+    it (otherwise it is only the point's tooltip). Colours go to the series in
+    `series_order` first (the leaderboard's model order, the same in every chart).
     """
-    merged: dict[tuple[float, float], list[str]] = {}
+    present = {p.series for p in points}
+    named = [name for name in series_order if name in present]
+    colours = {
+        name: PALETTE[n % len(PALETTE)]
+        for n, name in enumerate(dict.fromkeys([*named, *(p.series for p in points)]))
+    }
+    merged: dict[tuple[float, float], list[Point]] = {}
     for point in points:
-        merged.setdefault((point.x, point.y), []).append(point.label)
-    points = [Point(", ".join(labels), x, y) for (x, y), labels in merged.items()]
+        merged.setdefault((point.x, point.y), []).append(point)
     height, left, bottom, right = 320, 60, 40, 20
-    xs, ys = [p.x for p in points], [p.y for p in points]
+    xs, ys = [x for x, _ in merged], [y for _, y in merged]
     # An axis with only zeros (offline models have no tokens) still spans 0..1.
     x_max = (max(xs + (ys if diagonal else []), default=0.0) or 1.0) * 1.1
     y_max = y_limit or (max(ys + (xs if diagonal else []), default=0.0) or 1.0) * 1.1
@@ -145,17 +173,33 @@ def scatter(
         f'<text x="14" y="{10 + plot_h / 2:.1f}" text-anchor="middle" class="muted" '
         f'transform="rotate(-90 14 {10 + plot_h / 2:.1f})">{escape(y_label)}</text>',
         _text(left - 4, 14, f"{y_max:.3g}", "end", "small"),
-        _text(left + plot_w, 10 + plot_h + 14, f"{x_max:.4g}", "end", "small"),
+        _text(left - 4, 10 + plot_h, "0", "end", "small"),
+        _text(left + plot_w, 10 + plot_h + 14, f"{x_max:.3g}", "end", "small"),
     ]
     if diagonal:
         (x0, y0), (x1, y1) = at(0, 0), at(min(x_max, y_max), min(x_max, y_max))
         body.append(f'<line class="grid" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}"/>')
-    for point in points:
-        x, y = at(point.x, point.y)
+    for (px, py), group in merged.items():
+        x, y = at(px, py)
+        label = ", ".join(p.label for p in group)
+        series = {p.series for p in group}
+        fill = colours[group[0].series] if len(series) == 1 else "#222"
         body.append(
-            f'<circle class="point" cx="{x:.1f}" cy="{y:.1f}" r="5"><title>{escape(point.label)}: '
-            f"{point.x:.4g}, {point.y:.4g}</title></circle>"
+            f'<circle class="point" cx="{x:.1f}" cy="{y:.1f}" r="5" style="fill: {fill}">'
+            f"<title>{escape(label)}: {px:.4g}, {py:.4g}</title></circle>"
         )
-        if not diagonal:
-            body.append(_text(x + 8, y - 6, point.label, cls="small"))
+        if labels:
+            # A label that would run off the right edge goes to the left of its point.
+            if x + 8 + SMALL_CHAR_PX * len(label) > WIDTH:
+                body.append(_text(x - 8, y - 6, label, "end", "small"))
+            else:
+                body.append(_text(x + 8, y - 6, label, cls="small"))
+    if len(colours) > 1:
+        for n, (name, fill) in enumerate(colours.items()):
+            y = height + 6 + n * 18
+            body.append(
+                f'<circle class="legend" cx="{left + 6}" cy="{y:.1f}" r="5" style="fill: {fill}"/>'
+            )
+            body.append(_text(left + 16, y + 4, name, cls="small"))
+        height += 8 + len(colours) * 18
     return _svg(height, body, title)

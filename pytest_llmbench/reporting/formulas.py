@@ -12,6 +12,12 @@ row is; the other formulas ignore rate and attempt.
 
 A is the number of attempts allowed (A = 3 gives the method's (3 - Attempt)/2; A = 1
 gives 1). An item with no generation rate (offline models) gets 0 for the rate term.
+
+With no formula chosen, each item is scored by its category's default (CATEGORY_DEFAULTS:
+the multimodal category by `multimodal`, every other by `weighted`); a formula chosen
+with --llm-score-formula scores every item. All formulas give 0..1, so a row that mixes
+categories (a model's overall row) averages item scores that are on one scale, each by
+its own category's formula; the row's `formula` lists every formula used in it.
 """
 
 from __future__ import annotations
@@ -69,8 +75,9 @@ FORMULAS: dict[str, Formula] = {
     )
 }
 
-# Category id -> formula used when the user names none. Empty: every category uses DEFAULT.
-CATEGORY_DEFAULTS: Mapping[str, str] = {}
+# Category id -> formula used when the user names none; other categories use DEFAULT.
+# The method's multimodal variant weighs accuracy (does the change match the image) most.
+CATEGORY_DEFAULTS: Mapping[str, str] = {"multimodal": "multimodal"}
 
 
 def formula_for(category: str, chosen: str | None) -> Formula:

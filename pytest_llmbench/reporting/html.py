@@ -65,6 +65,7 @@ def output_gci(item: dict[str, Any]) -> float | None:
 
 def _charts(board: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str, Any]:
     models = board["models"]
+    order = [r["model"] for r in models]
     bars = [charts.Bar(r["model"], r["score"], *(r["score_ci"] or (None, None))) for r in models]
     categories = sorted({r["category"] for r in board["categories"]})
     cells = {(r["model"], r["category"]): r["score"] for r in board["categories"]}
@@ -75,12 +76,18 @@ def _charts(board: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str,
             r["model"],
             (r["candidate_cost_usd"] or 0.0) if has_cost else float(r["candidate_tokens"]),
             r["score"],
+            r["model"],
         )
         for r in models
         if r["score"] is not None
     ]
     complexity = [
-        charts.Point(f"{i['model']} · {i['scenario']}", float(i["complexity"]["gci"]), out)
+        charts.Point(
+            f"{i['model']} · {i['scenario']} · {i.get('dataset') or '-'}",
+            float(i["complexity"]["gci"]),
+            out,
+            i["model"],
+        )
         for i in items
         if isinstance(i.get("complexity", {}).get("gci"), int | float)
         and (out := output_gci(i)) is not None
@@ -92,10 +99,20 @@ def _charts(board: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str,
         ),
         "cost_label": cost_label,
         "cost": Markup(
-            charts.scatter(points, "score versus cost", cost_label, "score", y_limit=1.0)
+            charts.scatter(
+                points, "score versus cost", cost_label, "score", y_limit=1.0, series_order=order
+            )
         ),
         "complexity": Markup(
-            charts.scatter(complexity, "complexity", "input GCI", "output GCI", diagonal=True)
+            charts.scatter(
+                complexity,
+                "complexity",
+                "input GCI",
+                "output GCI",
+                diagonal=True,
+                labels=False,
+                series_order=order,
+            )
         )
         if complexity
         else None,

@@ -8,6 +8,10 @@ leaderboard, so scores are computed only once every item is known, and one model
 score depends on the others.
 
 Per row (besides counts and means):
+- `formula`: the formula(s) that scored the row's items, comma-separated: the chosen one,
+  else each category's default (`multimodal` for the multimodal category, `weighted` for
+  the rest), so a model's overall row may list two; its score is still the mean of item
+  scores on the one 0..1 scale every formula has.
 - `*_ci`: 95% percentile bootstrap interval of the mean over scored items (seeded).
 - `pass_at_1`, `pass_at_k` (k = attempts allowed): mean over scored items of the unbiased
   pass@k over the attempts run; an attempt passes when its quality (Acc + Compl)/8

@@ -102,8 +102,8 @@ def render(board: dict[str, Any]) -> str:
         for r in board["models"]
     ]
     lines += ["", "Notes:", *notes, *sources, "", "## By category", ""]
-    rows = [[r["model"], r["category"], *_cells(r)] for r in board["categories"]]
-    lines += _table(["Model", "Category", *COLUMNS], rows)
+    rows = [[r["model"], r["category"], r["formula"], *_cells(r)] for r in board["categories"]]
+    lines += _table(["Model", "Category", "Formula", *COLUMNS], rows)
     lines += ["", "## Code metrics (means over best attempts; n in parentheses)", ""]
     rows = [
         [r["model"], r.get("category", "all"), *(_code_cell(r["code"][m]) for m in CODE_METRICS)]

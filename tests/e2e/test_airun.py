@@ -89,7 +89,10 @@ def test_imported_benchmark_runs_offline_like_our_catalogue(
     assert '<place_code_here repo="Todo_Legacy"/>' not in legacy["prompt"]
     assert legacy["complexity"]["size"] == "low"
     scenario = (imported / "scenarios/multimodal/ScreenToCode.yaml").read_text()
-    assert "criteria_missing: true" in scenario and "- ScreenToCode_images/page.png" in scenario
+    assert "criteria_missing: true" in scenario
+    # The screenshots are sent with the prompt (and to the evaluator) through `images:`.
+    assert "images:\n- ScreenToCode_images/page.png\njudge_images: true" in scenario
+    assert "[image ScreenToCode_images/page.png (image/png" in items["ScreenToCode"]["prompt"]
     assert (
         (imported / "scenarios/multimodal/ScreenToCode_images/page.png")
         .read_bytes()
@@ -195,6 +198,8 @@ def test_import_refuses_our_repository_and_foreign_folders(tmp_path: Path) -> No
         bad_map.returncode == 2
         and "expected PUBLIC=OURS with OURS one of analysis" in bad_map.stderr
     )
+    to_dialog = llmbench("import-airun", bench, "--category-map", "x=dialog", "-o", out, cwd=tmp_path)
+    assert to_dialog.returncode == 2 and "(dialog scenarios need turns)" in to_dialog.stderr
     no_clone = llmbench("import-airun", tmp_path / "nothing", "-o", out, cwd=tmp_path)
     assert no_clone.returncode == 2 and "has no Scenarios/Tasks/ folder" in no_clone.stderr
 

@@ -5,6 +5,8 @@ answer) and `llmbench/echo` (answers with the input code, or nothing without a d
 Over all deterministic checks the reference must pass at least 95% and the echo at most
 30%: checks reward what a correct answer adds, not names the input already contains.
 Every file of every reference answer must pass its syntax check.
+Dialog scenarios count every turn's checks; there the reference plays its script and the
+echo finishes every step without writing.
 The figures per category are printed, so CI logs show them.
 
 It also checks that every scenario x dataset row of the method's final test suite
@@ -208,6 +210,8 @@ def test_reference_passes_and_echo_fails_the_deterministic_checks(
         print("\n" + "\n".join(lines))
     reference, echo = tallies[(REFERENCE, "all")], tallies[(ECHO, "all")]
     assert reference.total == echo.total > 0
+    # The dialogs' turn checks count like any other (their steps are T<n>.A1, ...).
+    assert tallies[(REFERENCE, "dialog")].total == tallies[(ECHO, "dialog")].total > 0
     assert reference.rate >= REFERENCE_MIN, (
         f"llmbench/reference passes {reference} of the deterministic checks (needs >= "
         f"{REFERENCE_MIN:.0%}); worst items: {_worst(reference, reference=True)}"

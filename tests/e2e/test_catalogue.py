@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, model_row, read_leaderboard, read_results
+from tests.dialog_project import message
 from tests.llm_server import FakeLLMServer
 
 
@@ -51,8 +52,11 @@ def test_judged_catalogue_through_a_local_server(
         return not quoted or any(q in answer for q in quoted)
 
     llm_server.policy.verdict = verdict
+    # Single-shot items get a small component; dialogs (tools offered) finish every step.
     llm_server.policy.candidate = lambda request: (
-        "```jsx\nexport default function App() { return null; }\n```"
+        message("", [("finish_step", "{}")])
+        if request.get("tools")
+        else "```jsx\nexport default function App() { return null; }\n```"
     )
     result = pytester.runpytest(
         "scenarios",
@@ -63,19 +67,28 @@ def test_judged_catalogue_through_a_local_server(
     )
     result.assert_outcomes(passed=_catalogue_items())
     row = model_row(read_leaderboard(catalogue), "openai/cand")
+    results = read_results(catalogue)
+    # One grade per metric and item; a dialog item has one per turn.
+    reports = sum(
+        len(i["attempts"][0]["dialog"]["turns"]) if i["category"] == "dialog" else 1
+        for i in results
+    )
     assert row["metric_sources"] == {"judges": 2 * _catalogue_items()}
-    assert row["grade_methods"] == {"logprobs": 2 * _catalogue_items()}
-    for item in read_results(catalogue):
+    assert row["grade_methods"] == {"logprobs": 2 * reports}
+    for item in results:
         attempt = item["attempts"][0]
-        for metric in ("accuracy", "completeness"):
-            (grade,) = attempt[metric]["grades"]
-            # The metric is the grader's weighted grade, which the server derives from the verdicts.
-            assert attempt[metric]["value"] == pytest.approx(grade["weighted"])
-            assert grade["score"] == 1 + round(3 * _passed_share(attempt, metric))
+        dialog = attempt["dialog"]
+        parts = [(t, f"T{t['number']}.") for t in dialog["turns"]] if dialog else [(attempt, "")]
+        for part, prefix in parts:
+            for metric in ("accuracy", "completeness"):
+                (grade,) = part[metric]["grades"]
+                # The metric is the grader's weighted grade, which the server derives from the verdicts.
+                assert part[metric]["value"] == pytest.approx(grade["weighted"])
+                assert grade["score"] == 1 + round(3 * _passed_share(attempt, metric, prefix))
 
 
-def _passed_share(attempt: dict, metric: str) -> float:
-    steps = [s for s in attempt["steps"] if s["metric"] == metric]
+def _passed_share(attempt: dict, metric: str, prefix: str = "") -> float:
+    steps = [s for s in attempt["steps"] if s["metric"] == metric and s["id"].startswith(prefix)]
     return sum(s["judges"]["openai/judge"]["passed"] for s in steps) / len(steps)
 
 

@@ -6,18 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import judged_args as _args
 from tests.conftest import model_row, read_leaderboard, read_results
 from tests.llm_server import FakeLLMServer
-
-
-def _args(server: FakeLLMServer, *extra: str) -> list[str]:
-    return [
-        "--llm-model=openai/cand",
-        "--llm-judge=openai/judge",
-        f"--llm-api-base={server.base_url}",
-        "--llm-attempts=1",
-        *extra,
-    ]
 
 
 def test_grades_come_from_judge_and_grader_logprobs(

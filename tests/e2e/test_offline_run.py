@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.results import SCHEMA_VERSION
 from tests.conftest import model_row, read_leaderboard, read_results
 
 OFFLINE = "--llm-model=llmbench/reference,llmbench/echo"
@@ -45,7 +46,9 @@ def test_offline_run_writes_leaderboard_where_reference_beats_echo(
     assert reference["pass_rate"] == 1.0
     assert echo["pass_rate"] < reference["pass_rate"]
     assert reference["metric_sources"] == {"checks": 4}
-    assert board["schema_version"] == 1 and board["created_utc"].endswith("+00:00")
+    assert board["schema_version"] == SCHEMA_VERSION == 2 and board["created_utc"].endswith(
+        "+00:00"
+    )
     assert "plugin_version" in board and "git_commit" in board
     assert (
         (project / "reports" / "leaderboard.md")

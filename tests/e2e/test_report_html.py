@@ -47,8 +47,11 @@ def chromium() -> Iterator[Any]:
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=CHROMIUM, headless=True, args=FLAGS
         )
-        yield context
-        context.close()
+        try:
+            yield context
+        finally:
+            # Before the profile dir is removed: a live browser still writes to it.
+            context.close()
 
 
 def _hostile_project(root: Path) -> None:
@@ -112,6 +115,9 @@ def _check_page(browser: Any, report: Path) -> None:
     assert answer.is_visible()
     assert "<script>window.__pwned = 1</script>" in answer.inner_text()
     assert "<i>function</i>" not in page.content().replace("&lt;i&gt;", "")
+    # The item's code metrics are a table in the drill-down, not a JSON dump.
+    metrics = first.locator("details.metrics").first
+    assert metrics.is_visible() and "similarity_normalised" in metrics.inner_text()
 
     # Nothing of the model's text ran or became markup.
     assert page.evaluate("typeof window.__pwned") == "undefined"
@@ -125,3 +131,45 @@ def _check_page(browser: Any, report: Path) -> None:
     assert errors == []
     assert outside == []
     page.close()
+
+
+def test_chart_labels_fit_and_series_have_colours() -> None:
+    """Long category and model names neither overlap nor fall off the chart, measured in
+    the browser; scatter series (models) get their own colours and a legend."""
+    from pytest_llmbench.reporting import charts
+
+    model = "anthropic/claude-3-5-haiku-latest"
+    columns = ["documentation", "explanation", "generation", "migration", "analysis"] * 2
+    columns = [f"{c}{n}" for n, c in enumerate(columns)]
+    heat = charts.heat_map([model, "m"], columns, {(model, columns[0]): 0.5}, "heat")
+    points = [charts.Point("b", 0.1, 0.2, "m1"), charts.Point(model, 0.2, 0.1, "m2")]
+    scatter = charts.scatter(points, "s", "x", "y", series_order=["m2", "m1"])
+    with chromium() as browser:
+        page = browser.new_page()
+        page.set_viewport_size({"width": 2400, "height": 900})
+        page.set_content(f'<div id="heat">{heat}</div><div id="scatter">{scatter}</div>')
+        svg = page.locator("#heat svg").bounding_box()
+        assert svg is not None
+        boxes = [t.bounding_box() for t in page.locator("#heat text").all()]
+        header = sorted((b for b in boxes if b and b["y"] < svg["y"] + 24), key=lambda b: b["x"])
+        assert len(header) == len(columns)
+        for left, right in zip(header, header[1:], strict=False):
+            assert left["x"] + left["width"] <= right["x"], "column labels overlap"
+        label = page.locator("#heat text", has_text=model).bounding_box()
+        assert label is not None and label["x"] >= svg["x"], "model name cut off on the left"
+        assert all(b["x"] + b["width"] <= svg["x"] + svg["width"] for b in header)
+        fills = page.locator("#scatter circle.point").evaluate_all(
+            "cs => cs.map(c => getComputedStyle(c).fill)"
+        )
+        legend = page.locator("#scatter circle.legend").evaluate_all(
+            "cs => cs.map(c => getComputedStyle(c).fill)"
+        )
+        assert len(set(fills)) == 2 and set(legend) == set(fills)
+        # The label of the point at the highest x stays inside the chart.
+        chart = page.locator("#scatter svg").bounding_box()
+        far = page.locator("#scatter text", has_text=model).bounding_box()
+        assert chart is not None and far is not None
+        assert far["x"] + far["width"] <= chart["x"] + chart["width"], "label cut off"
+        # series_order decides the colours: m2, named first, gets the first colour.
+        assert page.locator("#scatter text", has_text="m2").count() == 1
+        assert fills[1] == legend[0]

@@ -105,6 +105,15 @@ def test_missing_dataset_manifest(pytester: pytest.Pytester, project: Path) -> N
         (["--llm-budget-usd=0"], {}, ["--llm-budget-usd", "> 0.0"]),
         (["--llm-price=openai/x=1"], {}, ["--llm-price", "MODEL=IN/OUT", "'openai/x=1'"]),
         ([], {"LLMBENCH_RESUME": "perhaps"}, ["LLMBENCH_RESUME", "true or false"]),
+        (
+            ["--llm-tool-protocol=openai/x=json"],
+            {},
+            [
+                "--llm-tool-protocol",
+                "auto|native|text or MODEL=auto|native|text",
+                "'openai/x=json'",
+            ],
+        ),
     ],
 )
 def test_bad_option_is_one_usage_error_line(

@@ -68,6 +68,9 @@ def test_category_folders_map_onto_our_ids() -> None:
     assert map_category("CodeExplanation") == "explanation"
     assert map_category("testing") == "testing"
     assert map_category("poetry_writing") is None
+    # Our dialogs are written as turns: a single public prompt file never maps onto them.
+    assert map_category("dialog") is None
+    assert map_category("large_context_instruction_following") is None
     assert map_category("poetry_writing", {"poetry_writing": "documentation"}) == "documentation"
     assert scenario_id("2nd-try.v1") == "S2nd_try_v1"
     assert scenario_id("Explain_ToDoList_high_low") == "Explain_ToDoList_high_low"

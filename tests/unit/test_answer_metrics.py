@@ -3,6 +3,7 @@ executability, and the sandbox the checkers run in."""
 
 from __future__ import annotations
 
+import socket
 import sys
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -11,9 +12,11 @@ import pytest
 
 from pytest_llmbench.evaluation import sandbox, syntax
 from pytest_llmbench.evaluation.workspace import answer_workspace, safe_path
-from pytest_llmbench.formats.dataset import Dataset, SourceFile
-from pytest_llmbench.metrics.answer import measure_answer, normalised, similarity
+from pytest_llmbench.formats.dataset import Dataset, SourceFile, load_dataset
+from pytest_llmbench.formats.render import inline_files
+from pytest_llmbench.metrics.answer import code_text, measure_answer, normalised, similarity
 from pytest_llmbench.metrics.complexity import measure
+from tests.conftest import REPO
 
 MULTI_FILE = """Here is the app.
 
@@ -105,6 +108,22 @@ def test_similarity_pins_argument_order_and_autojunk() -> None:
     assert normalised(0.9, 1.0) is None
 
 
+def test_cydifflib_gives_difflibs_figures_on_real_pairs() -> None:
+    """The ModifyReactApp reference against its do-nothing answer (the input as the prompt
+    inlines it), both argument orders: the same ratio to the last bit, and autojunk's
+    default would have given another figure (0.18 instead of 0.49)."""
+    reference = code_text(
+        (REPO / "scenarios/generation/references/ModifyReactApp/ReactFetchAPI.md").read_text()
+    )
+    unchanged = code_text(inline_files(load_dataset(REPO / "datasets/javascript/ReactFetchAPI")))
+    assert reference and unchanged
+    for a, b in ((reference, unchanged), (unchanged, reference)):
+        expected = SequenceMatcher(None, a, b, autojunk=False).ratio()
+        assert similarity(a, b) == expected
+        assert abs(SequenceMatcher(None, a, b).ratio() - expected) > 0.1
+    assert similarity(reference, unchanged) != similarity(unchanged, reference)
+
+
 def _dataset(code: str) -> Dataset:
     return Dataset("Mini", "javascript", Path("."), "JS", "d", (SourceFile("src/app.js", code),))
 
@@ -177,7 +196,7 @@ def test_executability_counts_checked_files_only(monkeypatch: pytest.MonkeyPatch
     assert sum(c.status == "not checked" for c in metrics.syntax) == 2
 
 
-def test_sandbox_limits_time_memory_and_network(tmp_path: Path) -> None:
+def test_sandbox_limits_time_memory_and_folder(tmp_path: Path) -> None:
     slow = sandbox.run([sys.executable, "-c", "import time; time.sleep(5)"], tmp_path, timeout=0.5)
     assert slow.timed_out
     hungry = sandbox.run(
@@ -186,7 +205,51 @@ def test_sandbox_limits_time_memory_and_network(tmp_path: Path) -> None:
     assert hungry.returncode != 0 and "MemoryError" in hungry.stderr
     where = sandbox.run([sys.executable, "-c", "import os; print(os.getcwd())"], tmp_path)
     assert Path(where.stdout.strip()).resolve() == tmp_path.resolve()
-    if sandbox.network_isolation() == "unshare":
+
+
+_CONNECT = """
+import socket, sys
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5).close()
+    print("connected")
+except OSError as exc:
+    print(type(exc).__name__)
+"""
+
+
+@pytest.mark.parametrize("isolation", ["unshare", "seccomp"])
+def test_sandbox_has_no_network(
+    isolation: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not sandbox._works(sandbox.ISOLATIONS[isolation]):
+        pytest.skip(f"{isolation} cannot isolate on this machine")
+    monkeypatch.setattr(sandbox, "network_isolation", lambda: isolation)
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = str(server.getsockname()[1])
+        # The test process itself reaches the server; the sandboxed child does not.
+        socket.create_connection(("127.0.0.1", int(port)), timeout=5).close()
+        probe = sandbox.run([sys.executable, "-c", _CONNECT, port], tmp_path)
+    # unshare: the namespace's loopback is down (network unreachable); seccomp: refused.
+    expected = {"unshare": "OSError", "seccomp": "PermissionError"}[isolation]
+    assert probe.stdout.strip() == expected, probe.stderr
+    if isolation == "unshare":  # an empty namespace: its own loopback only
         probe = "import socket; print(socket.if_nameindex())"
         interfaces = sandbox.run([sys.executable, "-c", probe], tmp_path)
         assert interfaces.stdout.strip() == "[(1, 'lo')]"
+    # The checkers work inside: each tool that is installed passes good code, fails bad.
+    syntax._check_cached.cache_clear()
+    try:
+        checks = syntax.check_files(
+            (
+                ("a.js", "javascript", "const a = 1;"),
+                ("b.tsx", "tsx", "export const B = (): JSX.Element => <p />;"),
+                ("C.java", "java", "class C {}"),
+                ("d.py", "python", "x = 1"),
+                ("e.js", "javascript", "const = ;"),
+            )
+        )
+    finally:
+        syntax._check_cached.cache_clear()
+    statuses = [c.status for c in checks]
+    assert statuses[-1] == "fail" and "fail" not in statuses[:-1], checks
+    assert statuses[0] == statuses[3] == "pass"

@@ -111,11 +111,36 @@ def test_jsx_in_a_js_file_is_parsed_as_jsx() -> None:
 
 def test_a_missing_checker_is_not_checked_never_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(syntax, "_tool", lambda kind: None)
+    syntax._check_cached.cache_clear()  # results of the real tools must not be reused
     code = "const a: number = 1;\n"
-    (result,) = check_files((("a.ts", "typescript", code),))
-    assert result.status == "not checked" and "npm ci" in result.reason
-    # A parses check over files no checker could read gives no verdict: the step is unscored.
-    assert run_check(Check(parses=True), f"```ts\n{code}```") is None
+    try:
+        (result,) = check_files((("a.ts", "typescript", code),))
+        assert result.status == "not checked" and "npm ci" in result.reason
+        # A parses check over files no checker could read gives no verdict: unscored.
+        assert run_check(Check(parses=True), f"```ts\n{code}```") is None
+    finally:
+        syntax._check_cached.cache_clear()
+
+
+def test_jsx_in_a_js_file_without_esbuild_is_not_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = syntax._tool
+    monkeypatch.setattr(syntax, "_tool", lambda kind: None if kind == "esbuild" else real(kind))
+    if real("node") is None:
+        pytest.skip("node is not installed")
+    syntax._check_cached.cache_clear()
+    try:
+        jsx, broken = check_files(
+            (
+                ("src/App.js", "javascript", "export const App = () => <p>hi</p>;\n"),
+                ("src/util.js", "javascript", "export function f( {\n"),
+            )
+        )
+        # node's failure on JSX only means "this is JSX": no verdict without esbuild.
+        assert (jsx.status, jsx.checker) == ("not checked", "esbuild (jsx)")
+        assert "esbuild is not installed" in jsx.reason
+        assert (broken.status, broken.checker) == ("fail", "node")
+    finally:
+        syntax._check_cached.cache_clear()
 
 
 def test_unknown_languages_have_no_checker() -> None:

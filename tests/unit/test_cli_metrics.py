@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from pytest_llmbench.cli import main
-from tests.conftest import write_project
+from tests.conftest import REPO, write_project
 
 
 def test_complexity_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,7 +41,16 @@ def test_datasets_table_json_and_cache(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["datasets", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].split() == [
-        "Mini", "javascript", "plain", "ES", "modules", "1", "3", "0.3333", "high", "low"
+        "Mini",
+        "javascript",
+        "plain",
+        "ES",
+        "modules",
+        "1",
+        "3",
+        "0.3333",
+        "high",
+        "low",
     ]
     assert list((tmp_path / ".llmbench_cache" / "complexity").glob("*.json"))
     assert main(["datasets", "--json", str(tmp_path / "datasets")]) == 0
@@ -53,3 +63,21 @@ def test_datasets_without_datasets_is_one_line(
 ) -> None:
     assert main(["datasets", str(tmp_path)]) == 2
     assert "has no datasets/ folder" in capsys.readouterr().err
+
+
+def _readme_console_blocks() -> list[tuple[list[str], str]]:
+    """(arguments, printed output) of each `$ llmbench ...` console block in README.md."""
+    text = (REPO / "README.md").read_text()
+    found = re.findall(r"```console\n\$ llmbench ([^\n]*)\n(.*?)```", text, flags=re.S)
+    return [(command.split(), output) for command, output in found]
+
+
+def test_readme_shows_what_the_commands_print(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocks = _readme_console_blocks()
+    assert [args[0] for args, _ in blocks] == ["complexity", "datasets"]
+    monkeypatch.chdir(REPO)
+    for args, shown in blocks:
+        assert main(args) == 0
+        assert capsys.readouterr().out == shown, f"README's `llmbench {' '.join(args)}`"

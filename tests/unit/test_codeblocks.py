@@ -12,8 +12,18 @@ def test_prose_around_a_fence_stays_out_of_the_code() -> None:
     assert extract_code_blocks(answer) == [CodeBlock("jsx", None, "const a = 1;\nconst b = 2;")]
 
 
-def test_fence_glued_to_prose_on_the_same_line_is_not_a_fence() -> None:
-    assert extract_code_blocks("Here it is:```js\nx()\n```") == [CodeBlock("", None, "")]
+def test_fence_glued_to_prose_on_the_same_line_keeps_the_code() -> None:
+    # CommonMark reads `Here it is:```js` as text; the code after it must not be lost.
+    assert extract_code_blocks("Here it is:```js\nx()\ny()\n```\nDone.") == [
+        CodeBlock("js", None, "x()\ny()")
+    ]
+    (block,) = extract_code_blocks("**src/App.jsx**```jsx\nA\n```")
+    assert (block.path, block.language, block.code) == ("src/App.jsx", "jsx", "A")
+
+
+def test_glued_backticks_without_a_language_or_closed_inline_open_no_block() -> None:
+    answer = "Wrap it as ```js code``` here.\nOr end a line with ```\nplain text"
+    assert extract_code_blocks(answer) == []
 
 
 def test_no_fences_gives_no_blocks() -> None:

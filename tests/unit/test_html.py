@@ -40,3 +40,12 @@ def test_names_and_answers_are_escaped() -> None:
     page = _page([item])
     assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
     assert "<img src=x" not in page
+
+
+def test_category_rows_carry_the_intervals_of_accuracy_and_completeness() -> None:
+    items = [_with_answer(_item("m", "analysis", acc, 4, None, 1), "ok") for acc in (3.0, 4.0)]
+    page = _page(items)
+    categories = page[page.index('id="categories"') :]
+    row = categories[: categories.index("</tr>", categories.index("<td"))]
+    # Two items with accuracy 3 and 4: the interval of the mean spans both.
+    assert "3.50 <span" in row and "[3.000, 4.000]" in row and "[4.000, 4.000]" in row

@@ -90,19 +90,31 @@ def test_leaderboard_names_its_formula() -> None:
     assert "Score formula `sum8`" in markdown.render(board)
 
 
-def test_category_default_applies_when_no_formula_is_chosen(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(formulas, "CATEGORY_DEFAULTS", {"multimodal": "multimodal"})
+def test_multimodal_category_uses_its_formula_by_default_and_rows_say_so() -> None:
+    # Acc 4, Compl 1: multimodal = 0.9*1 + 0.1*0 = 0.9; weighted (no rate, attempt 1 of 3)
+    # = 0.4 + 0.1 + 0 + 0.1 = 0.6.
     items = [_item("m", "multimodal", 4, 1, None, 1), _item("m", "analysis", 4, 1, None, 1)]
     board = leaderboard.build(items, attempts=3)
     rows = {r["category"]: r for r in board["categories"]}
     assert rows["multimodal"]["score"] == pytest.approx(0.9)
     assert rows["multimodal"]["formula"] == "multimodal"
+    assert rows["analysis"]["score"] == pytest.approx(0.6)
     assert rows["analysis"]["formula"] == "weighted"
+    # The model's row averages item scores, each by its category's formula, on one 0..1 scale.
+    (model,) = board["models"]
+    assert model["score"] == pytest.approx((0.9 + 0.6) / 2)
+    assert model["formula"] == "multimodal,weighted"
     assert board["formula"] == "multimodal,weighted"
+    assert set(board["formulas"]) == {"multimodal", "weighted"}
+    text = markdown.render(board)
+    assert "| Model | Category | Formula | Score |" in text
+    assert "| m | multimodal | multimodal | 0.900 |" in text
+    assert "| m | analysis | weighted | 0.600 |" in text
+    # An explicit choice applies to every category.
     chosen = leaderboard.build(items, attempts=3, formula="sum8")
     assert {r["formula"] for r in chosen["categories"]} == {"sum8"}
+    assert chosen["models"][0]["score"] == pytest.approx(5 / 8)
+    assert formulas.formula_for("multimodal", "weighted").name == "weighted"
 
 
 def test_max_rate_is_over_models_so_scores_depend_on_each_other() -> None:
@@ -165,3 +177,60 @@ def test_code_metrics_are_means_over_the_items_that_have_them() -> None:
     migration = next(r for r in board["categories"] if r["category"] == "migration")
     assert migration["code"]["similarity"] == {"mean": 1.0, "n": 1}
     assert "0.750 (2)" in markdown.render(board)
+
+
+def _attempt(
+    number: int, acc: float, compl: float, grades: dict[str, tuple[int, int]], agrees: list[Any]
+) -> dict[str, Any]:
+    """An attempt whose judges gave (accuracy, completeness) argmax grades."""
+
+    def metric(value: float, index: int) -> dict[str, Any]:
+        return {
+            "value": value,
+            "source": "judges",
+            "grades": [
+                {"judge": j, "score": g[index], "method": "logprobs"} for j, g in grades.items()
+            ],
+        }
+
+    return {
+        "attempt": number,
+        "accuracy": metric(acc, 0),
+        "completeness": metric(compl, 1),
+        "steps": [{"check_agrees": a} for a in agrees],
+    }
+
+
+def test_row_statistics_from_attempts_judges_and_usage() -> None:
+    first = _item("m", "c", 4, 3, None, 2)
+    first["attempts"] = [
+        # Not the best attempt: its grades would change alpha if they were counted.
+        _attempt(1, 2, 2, {"j1": (4, 4), "j2": (1, 1)}, [False, False]),
+        _attempt(2, 4, 3, {"j1": (1, 2), "j2": (1, 3)}, [True, False, None]),
+        _attempt(3, 1, 1, {"j1": (1, 1), "j2": (1, 1)}, []),
+    ]
+    first.update(latency_s=2.0, candidate_usage={**first["candidate_usage"], "prompt_tokens": 25})
+    second = _item("m", "c", 4, 4, None, 1)
+    second["attempts"] = [_attempt(1, 4, 4, {"j1": (3, 1), "j2": (3, 3)}, [True])]
+    second.update(
+        latency_s=4.0,
+        candidate_usage={"prompt_tokens": 100, "completion_tokens": 50, "cost_usd": 0.03},
+    )
+    (row,) = leaderboard.build([first, second], attempts=3)["models"]
+    # pass@k: first ran 3 attempts with one pass (quality 7/8): pass@1 = 1/3, pass@3 = 1;
+    # second stopped after a perfect first attempt: 1 and 1.
+    assert row["pass_at_1"] == pytest.approx((1 / 3 + 1) / 2)
+    assert row["pass_at_k"] == pytest.approx(1.0)
+    # Best attempts' grades, units 1,1 | 2,3 | 3,3 | 1,3: the hand-computed case of
+    # test_statistics (ordinal alpha 0.3375); 2 of 4 judge pairs agree.
+    assert row["judge_alpha"] == pytest.approx(0.3375)
+    assert row["judge_exact_agreement"] == pytest.approx(0.5)
+    assert row["check_judge_agreement"] == pytest.approx(2 / 3)
+    # Tokens 30 and 150, latency 2 and 4: median and p95 by linear interpolation.
+    assert row["tokens"] == pytest.approx({"median": 90, "p95": 144})
+    assert row["latency_s"] == pytest.approx({"median": 3.0, "p95": 3.9})
+    assert row["cost_usd"] == pytest.approx({"median": 0.02, "p95": 0.029})
+    # Two items: the intervals of the means span the two values (see test_statistics).
+    assert row["accuracy_ci"] == pytest.approx([4.0, 4.0])
+    assert row["completeness_ci"] == pytest.approx([3.0, 4.0])
+    assert row["score_ci"][0] < row["score"] < row["score_ci"][1]

@@ -79,6 +79,19 @@ def test_alpha_small_case_by_hand() -> None:
     assert st.krippendorff_alpha(units, "ordinal") == pytest.approx(4 / 9)
 
 
+def test_ordinal_alpha_differs_from_nominal_by_hand() -> None:
+    # Values 1,1 | 2,3 | 3,3 | 1,3: n = 8, n_1 = 3, n_2 = 1, n_3 = 4.
+    # Ordinal distance d(c, k) = (n_c + ... + n_k - (n_c + n_k)/2)^2:
+    # d(1,2) = (4 - 2)^2 = 4, d(2,3) = (5 - 2.5)^2 = 6.25, d(1,3) = (8 - 3.5)^2 = 20.25.
+    # D_o = (2 * 6.25 + 2 * 20.25) / 8 = 6.625 (units 2 and 4, each pair counted both ways).
+    # D_e = 2 * (3*1*4 + 1*4*6.25 + 3*4*20.25) / (8 * 7) = 10. alpha = 1 - 6.625/10.
+    # Nominal: D_o = 4/8, D_e = 2 * (3 + 4 + 12) / 56 = 19/28, alpha = 1 - 14/19 = 5/19.
+    # (The same figures as the `krippendorff` package on PyPI gives for this matrix.)
+    units = [{"a": 1, "b": 1}, {"a": 2, "b": 3}, {"a": 3, "b": 3}, {"a": 1, "b": 3}]
+    assert st.krippendorff_alpha(units, "ordinal") == pytest.approx(0.3375)
+    assert st.krippendorff_alpha(units, "nominal") == pytest.approx(5 / 19)
+
+
 def test_alpha_textbook_example() -> None:
     # Krippendorff (2011), "Computing Krippendorff's alpha-reliability": 4 observers,
     # 12 units, values 1-5 with missing data; published alpha nominal 0.743,

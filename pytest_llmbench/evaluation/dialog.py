@@ -1,0 +1,287 @@
+"""One attempt at a dialog scenario: the model works turn by turn on a workspace.
+
+The workspace is a temporary folder seeded with the dataset's files. Each turn's user
+message is sent; the model answers with tool calls (evaluation/tools.py), which are
+executed and answered, until it calls finish_step. Every model call goes through the
+same Model as a single-shot answer (so cache, limits, retries and cost apply).
+
+Limits (the scenario's `limits:`), each ending the whole dialog with the reason:
+  max_rounds       model round-trips in one turn (a model that never finishes);
+  max_tokens       prompt + completion tokens over the dialog;
+  max_seconds      wall time of the dialog (a call still running then is cancelled);
+  max_tool_errors  refused (outside the workspace) and malformed calls over the dialog.
+The turns after the end are still scored, on the workspace as it was left.
+
+Protocol (--llm-tool-protocol): `native` offers the tools as function schemas; `text`
+uses the JSON command protocol; `auto` (default) starts native and switches to text when
+the provider rejects the first request with tools (a 4xx other than 401, 403, 429).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ModelError
+from ..formats.render import fenced_files
+from ..formats.scenario import DialogTurn
+from ..metrics.answer import measure_answer
+from ..models.base import Model, ModelReply, ModelRequest, TaskContext, ToolCall
+from ..results import AttemptResult, CallRecord, DialogResult, ToolEvent
+from .judging import JudgeSetup, call_record
+from .scoring import attempt_quality
+from .tools import (
+    NATIVE_INSTRUCTIONS,
+    NUDGE,
+    TEXT_INSTRUCTIONS,
+    TOOL_SCHEMAS,
+    ToolResult,
+    ToolWorkspace,
+    text_commands,
+    text_results,
+)
+from .turns import TurnRun, score_turns
+
+if TYPE_CHECKING:
+    from .pipeline import Case, Generation
+
+PROTOCOLS = ("auto", "native", "text")
+_NOT_A_TOOL_REJECTION = (401, 403, 408, 409, 429)
+_EVENT_TEXT = 200
+
+
+class _Ended(Exception):
+    """A limit was reached: the dialog stops here."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+class Dialog:
+    """The conversation, the workspace and the counters of one dialog attempt."""
+
+    def __init__(
+        self, case: Case, model: Model, number: int, gen: Generation, workspace: ToolWorkspace
+    ) -> None:
+        self.case = case
+        self.model = model
+        self.number = number
+        self.gen = gen
+        self.workspace = workspace
+        self.limits = case.scenario.limits
+        self.native = gen.tool_protocol != "text"
+        self.protocol_note: str | None = None
+        self.messages: list[dict[str, Any]] = [self._system()]
+        self.calls: list[CallRecord] = []
+        self.events: list[ToolEvent] = []
+        self.tokens = 0
+        self.rounds = 0
+        self.tool_errors = 0
+        self.started = time.monotonic()
+
+    def _system(self) -> dict[str, Any]:
+        how = NATIVE_INSTRUCTIONS if self.native else TEXT_INSTRUCTIONS
+        return {"role": "system", "content": f"{self.case.scenario.system}\n\n{how}"}
+
+    def _remaining(self) -> float:
+        left = self.started + self.limits.max_seconds - time.monotonic()
+        if left <= 0:
+            raise _Ended("time limit", f"time limit of {self.limits.max_seconds:g} s reached")
+        return left
+
+    async def _ask(self) -> ModelReply:
+        if self.tokens >= self.limits.max_tokens:
+            raise _Ended("token limit", f"token limit of {self.limits.max_tokens} reached")
+        left = self._remaining()
+        request = ModelRequest(
+            messages=tuple(self.messages),
+            role="candidate",
+            temperature=self.gen.temperature,
+            max_tokens=self.gen.max_tokens,
+            timeout=min(self.gen.timeout, left),
+            task=TaskContext(self.case.scenario, self.case.dataset),
+            attempt=self.number,
+            tools=TOOL_SCHEMAS if self.native else None,
+        )
+        try:
+            return await asyncio.wait_for(self.model.complete(request), timeout=left)
+        except TimeoutError:
+            raise _Ended(
+                "time limit", f"time limit of {self.limits.max_seconds:g} s reached during a call"
+            ) from None
+        except ModelError as exc:
+            if not self._falls_back(exc):
+                raise
+            self.native = False
+            self.protocol_note = f"native tool calls rejected ({exc}); text protocol used"
+            self.messages[0] = self._system()
+            return await self._ask()
+
+    def _falls_back(self, exc: ModelError) -> bool:
+        """The provider refused the first request with tools: switch to the text protocol."""
+        return (
+            self.native
+            and self.gen.tool_protocol == "auto"
+            and not self.calls
+            and exc.status is not None
+            and 400 <= exc.status < 500
+            and exc.status not in _NOT_A_TOOL_REJECTION
+        )
+
+    def _record(self, reply: ModelReply, turn: int, calls: list[ToolCall]) -> None:
+        record = call_record("candidate", reply)
+        record.turn = turn
+        record.tool_calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls]
+        self.calls.append(record)
+        self.tokens += (reply.prompt_tokens or 0) + (reply.completion_tokens or 0)
+        self.rounds += 1
+
+    def _execute(self, calls: list[ToolCall], turn: int, round_: int) -> list[ToolResult]:
+        results: list[ToolResult] = []
+        for call in calls:
+            if any(r.outcome == "finished" for r in results):
+                result = ToolResult(call, "ignored", "ignored: the step was already finished")
+            else:
+                result = self.workspace.run(call)
+            results.append(result)
+            self.events.append(
+                ToolEvent(
+                    turn=turn,
+                    round=round_,
+                    tool=call.name,
+                    path=result.path,
+                    outcome=result.outcome,
+                    message=result.text[:_EVENT_TEXT],
+                )
+            )
+        self.tool_errors += sum(r.outcome in ("refused", "malformed") for r in results)
+        return results
+
+    def _answer(self, reply: ModelReply, results: list[ToolResult]) -> None:
+        """The assistant message and the tool results, in the protocol's form."""
+        if self.native:
+            message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
+            if reply.tool_calls:
+                message["tool_calls"] = [
+                    {
+                        "id": c.id,
+                        "type": "function",
+                        "function": {"name": c.name, "arguments": c.arguments},
+                    }
+                    for c in reply.tool_calls
+                ]
+            self.messages.append(message)
+            self.messages += [
+                {"role": "tool", "tool_call_id": r.call.id, "content": r.text} for r in results
+            ]
+            if not results:
+                self.messages.append({"role": "user", "content": NUDGE})
+            return
+        self.messages.append({"role": "assistant", "content": reply.text})
+        self.messages.append({"role": "user", "content": text_results(results)})
+
+    async def turn(self, turn: DialogTurn) -> tuple[bool, int, str | None]:
+        """(finished, rounds, summary) of one turn; raises _Ended at a limit."""
+        self.messages.append({"role": "user", "content": turn.prompt})
+        for round_ in range(1, self.limits.max_rounds + 1):
+            reply = await self._ask()
+            calls = list(reply.tool_calls) if self.native else text_commands(reply.text)
+            self._record(reply, turn.number, calls)
+            results = self._execute(calls, turn.number, round_)
+            self._answer(reply, results)
+            if self.tool_errors > self.limits.max_tool_errors:
+                raise _Ended(
+                    "tool error limit",
+                    f"more than {self.limits.max_tool_errors} refused or malformed tool calls",
+                )
+            done = next((r for r in results if r.outcome == "finished"), None)
+            if done is not None:
+                return True, round_, done.summary
+        raise _Ended(
+            "round limit",
+            f"turn {turn.number} not finished in {self.limits.max_rounds} rounds (max_rounds)",
+        )
+
+
+def _seed(case: Case) -> dict[str, str]:
+    return {f.path: f.text for f in case.dataset.files} if case.dataset else {}
+
+
+async def _play(dialog: Dialog, turns: tuple[DialogTurn, ...]) -> tuple[list[TurnRun], str, str]:
+    runs: list[TurnRun] = []
+    ended, reason = "finished", "every turn finished"
+    before = dialog.workspace.files()
+    for turn in turns:
+        finished, rounds, summary = False, 0, None
+        if ended == "finished":
+            start = dialog.rounds
+            try:
+                finished, rounds, summary = await dialog.turn(turn)
+            except _Ended as stop:
+                ended, reason = stop.kind, stop.reason
+                rounds = dialog.rounds - start
+        after = dialog.workspace.files()
+        changed = {p: t for p, t in after.items() if before.get(p) != t}
+        runs.append(TurnRun(turn, finished, rounds, summary, after, changed))
+        before = after
+    return runs, ended, reason
+
+
+async def run_dialog_attempt(
+    case: Case, model: Model, number: int, gen: Generation, setup: JudgeSetup
+) -> AttemptResult:
+    seed = _seed(case)
+    with tempfile.TemporaryDirectory(prefix="llmbench-dialog-") as folder:
+        workspace = ToolWorkspace(Path(folder))
+        workspace.seed(seed)
+        dialog = Dialog(case, model, number, gen, workspace)
+        runs, ended, reason = await _play(dialog, case.scenario.turns_for(case.dataset))
+        final = workspace.files()
+    seconds = time.monotonic() - dialog.started
+    scored = await score_turns(runs, case.scenario.system, setup)
+    calls = dialog.calls + [c for o in scored.outcomes for c in o.calls]
+    written = {p: t for p, t in final.items() if seed.get(p) != t}
+    answer = fenced_files(written)
+    # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
+    code = await asyncio.to_thread(
+        measure_answer,
+        answer,
+        case.scenario.reference_for(case.dataset),
+        case.dataset,
+        case.complexity,
+    )
+    latency = sum(c.latency_s for c in dialog.calls)
+    completion = sum(c.completion_tokens or 0 for c in dialog.calls)
+    rate = completion / latency if not model.offline and completion and latency > 0 else None
+    return AttemptResult(
+        attempt=number,
+        answer=answer,
+        answer_latency_s=latency,
+        generation_rate=rate,
+        accuracy=scored.accuracy,
+        completeness=scored.completeness,
+        quality=attempt_quality(scored.accuracy, scored.completeness),
+        steps=scored.steps,
+        reports=[o.report for o in scored.outcomes],
+        calls=calls,
+        code=code,
+        dialog=DialogResult(
+            protocol="native" if dialog.native else "text",
+            protocol_note=dialog.protocol_note,
+            ended=ended,  # type: ignore[arg-type]
+            end_reason=reason,
+            turns=scored.turns,
+            rounds=dialog.rounds,
+            tokens=dialog.tokens,
+            seconds=seconds,
+            tool_errors=dialog.tool_errors,
+            events=dialog.events,
+            messages=dialog.messages,
+            files=final,
+        ),
+    )

@@ -1,0 +1,94 @@
+"""Steps, metrics and quality of an answer from its check and judge verdicts.
+
+Shared by single-shot items (pipeline.py) and the turns of a dialog (dialog.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from statistics import mean
+
+from ..formats.scenario import Check, CriterionStep, Metric
+from ..reporting.formulas import quality
+from ..results import MetricResult, StepResult, Verdict
+from .judging import JudgeOutcome
+
+
+def weighted_rate(pairs: list[tuple[float, bool]]) -> float | None:
+    total = sum(w for w, _ in pairs)
+    return sum(w for w, ok in pairs if ok) / total if total else None
+
+
+def majority(verdicts: dict[str, Verdict]) -> bool | None:
+    if not verdicts:
+        return None
+    return sum(v.passed for v in verdicts.values()) * 2 >= len(verdicts)
+
+
+def step_results(
+    steps: Sequence[CriterionStep],
+    check_step: Callable[[Check], Verdict | None],
+    outcomes: list[JudgeOutcome],
+) -> list[StepResult]:
+    """Every step with its check's verdict (`check_step` runs a check on the answer) and
+    each judge's verdict."""
+    results = []
+    for step in steps:
+        check = check_step(step.check) if step.check is not None else None
+        judges = {o.judge: o.verdicts[step.id] for o in outcomes if step.id in o.verdicts}
+        most = majority(judges)
+        agrees = None if check is None or most is None else check.passed == most
+        results.append(
+            StepResult(
+                id=step.id,
+                metric=step.metric,
+                criterion=step.text,
+                weight=step.weight,
+                check=check,
+                judges=judges,
+                check_agrees=agrees,
+            )
+        )
+    return results
+
+
+def metric_result(
+    metric: Metric, steps: list[StepResult], outcomes: list[JudgeOutcome]
+) -> MetricResult:
+    own = [s for s in steps if s.metric == metric]
+    if not own:  # a scenario imported with criteria_missing: true
+        return MetricResult(unscored_reason=f"no criteria: the scenario has no {metric} steps yet")
+    check_rate = weighted_rate([(s.weight, s.check.passed) for s in own if s.check is not None])
+    judged = [(s.weight, bool(majority(s.judges))) for s in own if s.judges]
+    pass_rate = weighted_rate(judged) if judged else check_rate
+    grades = [o.grades[metric] for o in outcomes if metric in o.grades]
+    if outcomes:
+        usable = [g.weighted for g in grades if g.weighted is not None]
+        if usable:
+            return MetricResult(
+                value=mean(usable),
+                source="judges",
+                pass_rate=pass_rate,
+                check_pass_rate=check_rate,
+                grades=grades,
+            )
+        reasons = [g.error for g in grades if g.error] + [
+            o.report.error for o in outcomes if o.report.error
+        ]
+        return MetricResult(
+            pass_rate=pass_rate,
+            check_pass_rate=check_rate,
+            grades=grades,
+            unscored_reason="; ".join(r for r in reasons if r) or "no grade from any judge",
+        )
+    if check_rate is None:
+        return MetricResult(unscored_reason=f"no judge given and no {metric} step has a check")
+    return MetricResult(
+        value=1 + 3 * check_rate, source="checks", pass_rate=check_rate, check_pass_rate=check_rate
+    )
+
+
+def attempt_quality(acc: MetricResult, compl: MetricResult) -> float | None:
+    if acc.value is None or compl.value is None:
+        return None
+    return quality(acc.value, compl.value)
