@@ -67,7 +67,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 @pytest.hookimpl(trylast=True)
 def pytest_llmbench_make_model(name: str, settings: Settings) -> Model:
-    return make_model(name, settings.api_base)
+    return make_model(name, settings.api_base, settings.replay_dir)
 
 
 @pytest.fixture

@@ -35,6 +35,11 @@ class CallRecord(Schema):
         default=None, description="null when litellm does not know the price"
     )
     response: str = Field(default="", description="the reply text")
+    thoughts: str | None = Field(
+        default=None,
+        description="reasoning published apart from the answer (llmbench/replay's "
+        "'### Thoughts:'); recorded, not scored",
+    )
     cached: bool = Field(default=False, description="the reply came from the request cache")
     retries: int = Field(default=0, description="failed tries before this reply (429, 5xx, ...)")
     tool_calls: list[dict[str, str]] = Field(
@@ -85,7 +90,8 @@ class Grade(Schema):
     score: int | None = Field(default=None, description="argmax grade 1-4")
     weighted: float | None = Field(default=None, description="sum of k * p_k over k = 1..4")
     distribution: dict[str, float] = Field(
-        default_factory=dict, description='"1".."4" -> probability'
+        default_factory=dict,
+        description='"1".."4" -> probability (imported AIRUN grades keep a published "5")',
     )
     confident: bool = Field(default=False, description="max probability > 0.9")
     samples: int = Field(default=1, description="grader replies the distribution came from")
@@ -237,7 +243,8 @@ class AttemptResult(Schema):
     answer_latency_s: float
     generation_rate: float | None = Field(
         default=None,
-        description="completion tokens per second of the candidate call; null for offline models",
+        description="completion tokens per second of the candidate call; null without token "
+        "counts (offline models); llmbench/replay: the published run's recorded figures",
     )
     accuracy: MetricResult
     completeness: MetricResult

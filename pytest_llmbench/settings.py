@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from .execution.cache import CACHE_MODES, CacheMode
-from .models.offline import OFFLINE_ANSWERS
-from .models.registry import OFFLINE_PREFIX, is_offline
+from .models.registry import OFFLINE_PREFIX, builtin_names, is_builtin, is_offline
+from .models.replay import is_replay, published_model
 from .reporting.formulas import FORMULAS
 
 DEFAULT_MODEL = "llmbench/reference"
@@ -64,8 +64,8 @@ def _model_name(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"expected a model name such as openai/gpt-4o-mini, got {text!r}"
         )
-    if is_offline(name) and name not in OFFLINE_ANSWERS:
-        known = ", ".join(sorted(OFFLINE_ANSWERS))
+    if is_offline(name) and not is_builtin(name):
+        known = ", ".join(builtin_names())
         raise argparse.ArgumentTypeError(
             f"unknown built-in model {name!r}; built-in models: {known}"
         )
@@ -165,7 +165,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         _model_name,
         [DEFAULT_MODEL],
         "model(s) to benchmark; repeat or comma-separate "
-        f"(litellm names, or built-in {', '.join(sorted(OFFLINE_ANSWERS))}). Default: {DEFAULT_MODEL}",
+        f"(litellm names, or built-in {', '.join(builtin_names())}). Default: {DEFAULT_MODEL}",
         many=True,
     ),
     OptionSpec(
@@ -298,6 +298,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "MODEL=MODE, repeat or comma-separate. Default: auto",
         many=True,
     ),
+    OptionSpec(
+        "replay_dir",
+        _text,
+        None,
+        "results clone whose Output/<Model>/ answers llmbench/replay/<Model> replays "
+        "(the public AIRUN results layout)",
+    ),
 )
 
 
@@ -323,6 +330,7 @@ class Settings:
     resume: bool = False
     budget_usd: float | None = None
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
+    replay_dir: Path | None = None
     # model -> auto | native | text; the key "" is the default for every other model
     tool_protocols: dict[str, str] = field(default_factory=dict)
 
@@ -411,6 +419,13 @@ def resolve(config: pytest.Config) -> Settings:
             "--llm-grader: needs at least one --llm-judge to grade the reports of"
         )
     here = Path(config.invocation_params.dir)
+    replay_dir = here / values["replay_dir"] if values["replay_dir"] else None
+    for model in values["model"]:
+        if is_replay(model):
+            try:
+                published_model(model, replay_dir)
+            except ValueError as exc:
+                raise pytest.UsageError(f"--llm-model: {exc}") from None
     report_dir = here / values["report_dir"]  # an absolute path stays as it is
     return Settings(
         models=tuple(values["model"]),
@@ -434,4 +449,5 @@ def resolve(config: pytest.Config) -> Settings:
         budget_usd=values["budget_usd"],
         prices={model: (per_in, per_out) for model, per_in, per_out in values["price"]},
         tool_protocols=dict(values["tool_protocol"]),
+        replay_dir=replay_dir,
     )

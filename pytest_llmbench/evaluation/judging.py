@@ -64,6 +64,7 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         latency_s=reply.latency_s,
         cost_usd=reply.cost_usd,
         response=reply.text,
+        thoughts=reply.thoughts,
         cached=bool(reply.extra.get("cached", False)),
         retries=int(reply.extra.get("retries", 0)),
     )
@@ -182,6 +183,8 @@ async def judge_answer(
     if not outcome.verdicts:
         return outcome  # nothing to grade; the metric stays unscored with the report's error
     grader = setup.grader or judge
+    # A metric without steps (criteria_missing) has nothing to grade.
+    metrics = [m for m in METRICS if any(s.metric == m for s in steps)]
     graded = await asyncio.gather(
         *(
             grade(
@@ -191,10 +194,10 @@ async def judge_answer(
                 metric,
                 metric_report(metric, [s for s in steps if s.metric == metric], outcome.verdicts),
             )
-            for metric in METRICS
+            for metric in metrics
         )
     )
-    for metric, (metric_grade, calls) in zip(METRICS, graded, strict=True):
+    for metric, (metric_grade, calls) in zip(metrics, graded, strict=True):
         outcome.grades[metric] = metric_grade
         outcome.calls += calls
     return outcome

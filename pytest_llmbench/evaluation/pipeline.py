@@ -95,8 +95,9 @@ async def run_attempt(
         reply.text,
         scenario.images if scenario.judge_images else (),
     )
+    judges = setup.judges if steps else ()  # no criteria yet: nothing to ask a judge
     outcomes: list[JudgeOutcome] = list(
-        await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in setup.judges))
+        await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
     )
     for outcome in outcomes:
         calls += outcome.calls
@@ -110,8 +111,10 @@ async def run_attempt(
         case.dataset,
         case.complexity,
     )
+    # From the reply's own figures: offline models give no token counts, so no rate;
+    # llmbench/replay gives the published run's recorded tokens and execution time.
     rate = None
-    if not model.offline and reply.completion_tokens and reply.latency_s > 0:
+    if reply.completion_tokens and reply.latency_s > 0:
         rate = reply.completion_tokens / reply.latency_s
     return AttemptResult(
         attempt=number,
@@ -138,7 +141,7 @@ def _usage(calls: list[CallRecord]) -> Usage:
     )
 
 
-def _judge_agreement(attempt: AttemptResult) -> float | None:
+def judge_agreement(attempt: AttemptResult) -> float | None:
     """Share of judge pairs whose argmax grades agree, over accuracy and completeness."""
     return exact_agreement(
         [
@@ -187,7 +190,7 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
     result.pass_rate = mean(rates) if rates else None
     result.generation_rate = best.generation_rate
     result.latency_s = best.answer_latency_s
-    result.judge_agreement = _judge_agreement(best)
+    result.judge_agreement = judge_agreement(best)
     result.code = best.code
     return result
 

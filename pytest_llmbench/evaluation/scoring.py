@@ -56,6 +56,8 @@ def metric_result(
     metric: Metric, steps: list[StepResult], outcomes: list[JudgeOutcome]
 ) -> MetricResult:
     own = [s for s in steps if s.metric == metric]
+    if not own:  # a scenario imported with criteria_missing: true
+        return MetricResult(unscored_reason=f"no criteria: the scenario has no {metric} steps yet")
     check_rate = weighted_rate([(s.weight, s.check.passed) for s in own if s.check is not None])
     judged = [(s.weight, bool(majority(s.judges))) for s in own if s.judges]
     pass_rate = weighted_rate(judged) if judged else check_rate

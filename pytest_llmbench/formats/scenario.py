@@ -133,6 +133,20 @@ class TurnSpec(BaseModel):
     title: str | None = None
     prompt: str = Field(min_length=1)
     criteria: Criteria
+class Origin(BaseModel):
+    """Where an imported scenario came from (`llmbench import-airun` writes it).
+
+    `name`, `lang` and `category` are the public file's stem and folders: llmbench/replay
+    finds published answers by them; `complexity` and `size` are the file name's buckets.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    benchmark: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    lang: str = ""
+    category: str = ""
+    complexity: str | None = None
+    size: str | None = None
 
 
 class ScenarioSpec(BaseModel):
@@ -153,6 +167,10 @@ class ScenarioSpec(BaseModel):
     judge_images: bool = False  # the evaluator also receives the images
     turns: list[TurnSpec] = []
     limits: DialogLimits = DialogLimits()
+    # True for a scenario imported before its criteria exist: a metric with no steps is
+    # then unscored ("no criteria") instead of a collection error.
+    criteria_missing: bool = False
+    origin: Origin | None = None
 
     @field_validator("category")
     @classmethod
@@ -215,6 +233,8 @@ class Scenario:
 
     def script_for(self, dataset: Dataset | None) -> Script | None:
         return self.scripts.get(dataset.name if dataset else NO_DATASET)
+    criteria_missing: bool = False
+    origin: Origin | None = None
 
     def steps_for(self, dataset: Dataset | None) -> tuple[CriterionStep, ...]:
         """The shared steps followed by the dataset's own, numbered A1.., C1.."""
@@ -291,12 +311,13 @@ def _steps(path: Path, spec: ScenarioSpec, name: str) -> tuple[CriterionStep, ..
     steps: list[CriterionStep] = []
     for metric in METRICS:
         written = getattr(spec.criteria, metric) + getattr(own, metric)
-        if not written:
+        if not written and not spec.criteria_missing:
             where = "" if name == NO_DATASET else f" for dataset {name}"
             raise FormatError(
                 path,
                 f"criteria.{metric}",
-                f"no {metric} steps{where}; give them in criteria or dataset_criteria",
+                f"no {metric} steps{where}; give them in criteria or dataset_criteria "
+                "(or set criteria_missing: true to run it unscored)",
             )
         steps.extend(_numbered(metric, written))
     return tuple(steps)
@@ -450,4 +471,6 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         steps=steps,
         images=load_images(path, spec.images),
         judge_images=spec.judge_images,
+        criteria_missing=spec.criteria_missing,
+        origin=spec.origin,
     )

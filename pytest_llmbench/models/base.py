@@ -64,13 +64,17 @@ class ModelReply:
     # Top alternatives of the first output token as (token, logprob), when the provider gives them.
     first_token_logprobs: list[tuple[str, float]] | None = None
     finish_reason: str | None = None
+    # Reasoning the model published apart from its answer (recorded, never scored).
+    thoughts: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Model(Protocol):
     name: str
-    # Offline models answer from the task itself; they cannot judge and have no generation rate.
+    # Offline models answer from the task itself (or a recording): no network, no request
+    # cache, and they cannot judge. They have a generation rate only when their replies
+    # carry token counts (llmbench/replay does, from the published run).
     offline: bool
 
     async def complete(self, request: ModelRequest) -> ModelReply: ...

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .base import Model
 from .litellm_model import LiteLLMModel
 from .offline import OFFLINE_ANSWERS, OfflineModel
+from .replay import REPLAY, ReplayModel, is_replay
 
 OFFLINE_PREFIX = "llmbench/"
 
@@ -13,8 +16,18 @@ def is_offline(name: str) -> bool:
     return name.startswith(OFFLINE_PREFIX)
 
 
-def make_model(name: str, api_base: str | None) -> Model:
+def builtin_names() -> list[str]:
+    return sorted([*OFFLINE_ANSWERS, f"{REPLAY}[/<Model>]"])
+
+
+def is_builtin(name: str) -> bool:
+    return name in OFFLINE_ANSWERS or is_replay(name)
+
+
+def make_model(name: str, api_base: str | None, replay_dir: Path | None = None) -> Model:
     """The built-in factory: offline models by name, litellm for everything else."""
+    if is_replay(name):
+        return ReplayModel(name, replay_dir)
     if is_offline(name):
         if name not in OFFLINE_ANSWERS:
             raise KeyError(name)

@@ -85,12 +85,20 @@ def test_every_dataset_needs_steps_of_both_metrics(tmp_path: Path) -> None:
     start = MINI_SCENARIO.index("criteria:")
     text = MINI_SCENARIO[:start] + ("dataset_criteria:\n  Mini:\n    accuracy: [Uses const]\n")
     write_project(tmp_path, {"generation/AddGreeting.yaml": text})
+    path = tmp_path / "scenarios/generation/AddGreeting.yaml"
     with pytest.raises(
-        FormatError, match=r"criteria.completeness: no completeness steps for dataset Mini"
+        FormatError,
+        match=r"criteria.completeness: no completeness steps for dataset Mini; .*"
+        r"\(or set criteria_missing: true to run it unscored\)",
     ):
-        load_scenario(
-            tmp_path / "scenarios/generation/AddGreeting.yaml", DatasetIndex(tmp_path / "datasets")
-        )
+        load_scenario(path, DatasetIndex(tmp_path / "datasets"))
+    # Marked as imported before its criteria exist: it loads, with the steps it has.
+    path.write_text(text + "criteria_missing: true\n")
+    scenario = load_scenario(path, DatasetIndex(tmp_path / "datasets"))
+    assert scenario.criteria_missing is True
+    assert [(s.id, s.text) for s in scenario.steps_for(scenario.datasets[0])] == [
+        ("A1", "Uses const")
+    ]
 
 
 def test_inline_files_is_sorted_and_headed_by_paths(tmp_path: Path) -> None:

@@ -1,0 +1,11 @@
+"""The public AIRUN-LLM-Benchmark layout (method.md section 6), read from a user's clone.
+
+Nothing of that benchmark is shipped here: these modules read a clone the user has.
+
+names      file names of scenario prompts, and category folders onto our category ids
+answers    published answer files (`<Scenario>_report_<N>.md`) and where they sit
+criteria   criteria YAML files (the three public step forms)
+importer   `llmbench import-airun`: scenarios, datasets and criteria into our layout
+grading    grading.csv rows, read by their header
+grades     `llmbench import-airun-grades`: published grades into results.jsonl items
+"""

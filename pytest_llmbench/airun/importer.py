@@ -1,0 +1,317 @@
+"""`llmbench import-airun`: a clone of the public benchmark into our scenario layout.
+
+BENCHMARK_DIR/Scenarios/Tasks/<lang>/<category>/<name>.md  ->  OUT/scenarios/<ours>/<Id>.yaml
+BENCHMARK_DIR/Scenarios/Tasks/<lang>/<category>/system.txt ->  each scenario's `system`
+BENCHMARK_DIR/Dataset/<lang>/<Name>/                       ->  OUT/datasets/<lang>/<Name>/
+<criteria dir>/**/*.yaml                                   ->  each scenario's `criteria`
+
+The prompt's first `<place_code_here repo="NAME"/>` becomes `{{ dataset | inline_files }}`
+(every file of the dataset as a fenced block headed by its path); the rest of the text
+is kept literally. Every scenario written is loaded back as collection would load it, so
+a file that would not collect is reported as skipped instead of being left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import FormatError
+from ..formats.dataset import MANIFEST, DatasetIndex
+from ..formats.images import media_type
+from ..formats.scenario import load_scenario
+from .criteria import FoundCriteria, read_criteria
+from .names import SINGLE_PROMPT, PromptName, map_category, parse_prompt_name, scenario_id
+
+TASKS = Path("Scenarios") / "Tasks"
+DATASETS = "Dataset"
+MARKER = "airun-import.json"  # the summary; its presence lets a later import replace OUT
+_TAG = re.compile(r"""<place_code_here\s+repo\s*=\s*["']([^"']+)["']\s*/?>""")
+_ENDRAW = re.compile(r"\{%-?\s*endraw\s*-?%\}")
+_COPY_IGNORED = shutil.ignore_patterns(".git", "node_modules", ".DS_Store")
+
+
+@dataclass
+class Summary:
+    scenarios: list[str] = field(default_factory=list)  # "category/Id"
+    datasets: list[str] = field(default_factory=list)  # "lang/Name"
+    with_criteria: list[str] = field(default_factory=list)
+    without_criteria: list[str] = field(default_factory=list)
+    criteria_files: int = 0
+    unused_criteria: list[str] = field(default_factory=list)
+    images: int = 0
+    skipped: list[str] = field(default_factory=list)  # "what: why"
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"scenarios imported: {len(self.scenarios)} "
+            f"({len(self.with_criteria)} with criteria, {len(self.without_criteria)} without: "
+            "marked criteria_missing, unscored until criteria exist)",
+            f"datasets imported: {len(self.datasets)}",
+            f"criteria files read: {self.criteria_files} "
+            f"({len(self.unused_criteria)} matched no scenario)",
+            f"images copied: {self.images}",
+            f"skipped: {len(self.skipped)}",
+        ]
+        out += [f"  skipped {line}" for line in self.skipped]
+        out += [f"  criteria unused: {line}" for line in self.unused_criteria]
+        out += [f"  note: {line}" for line in self.notes]
+        return out
+
+
+def source_checkout() -> Path | None:
+    """This package's source checkout (a folder with pyproject.toml), when run from one."""
+    root = Path(__file__).resolve().parents[2]
+    return root if (root / "pyproject.toml").is_file() else None
+
+
+def check_outside_checkout(out: Path) -> None:
+    """Nothing of the public benchmark may land in our repository."""
+    checkout = source_checkout()
+    resolved = out.resolve()
+    if checkout is not None and resolved.is_relative_to(checkout):
+        raise FormatError(
+            out,
+            "",
+            f"is inside the pytest-llmbench checkout {checkout}; import the public "
+            "benchmark into a folder outside this repository",
+        )
+
+
+def check_output(out: Path) -> None:
+    """OUT must be outside our repository, and empty or an earlier import's folder."""
+    check_outside_checkout(out)
+    resolved = out.resolve()
+    if resolved.is_dir() and any(resolved.iterdir()) and not (resolved / MARKER).is_file():
+        raise FormatError(
+            out,
+            "",
+            f"is not empty and holds no {MARKER}; give an empty or new folder "
+            "(an earlier import's folder is replaced)",
+        )
+
+
+def jinja_literal(text: str) -> str:
+    """`text` as a jinja2 template that renders to exactly `text`."""
+    pieces = []
+    last = 0
+    for match in _ENDRAW.finditer(text):
+        pieces.append("{% raw %}" + text[last : match.start()] + "{% endraw %}")
+        pieces.append("{{ " + json.dumps(match.group()) + " }}")
+        last = match.end()
+    pieces.append("{% raw %}" + text[last:] + "{% endraw %}")
+    return "".join(pieces)
+
+
+def prompt_template(text: str) -> tuple[str, str | None]:
+    """The prompt as our template, and the repo its first place_code_here tag names."""
+    tag = _TAG.search(text)
+    if tag is None:
+        return jinja_literal(text), None
+    inline = "{{ dataset | inline_files }}"
+    return jinja_literal(text[: tag.start()]) + inline + jinja_literal(
+        text[tag.end() :]
+    ), tag.group(1)
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def _datasets(bench: Path, out: Path, summary: Summary) -> dict[str, list[str]]:
+    """Copy every dataset folder; returns name -> its `lang/Name` refs."""
+    refs: dict[str, list[str]] = {}
+    root = bench / DATASETS
+    for folder in sorted(p for p in root.glob("*/*") if p.is_dir()):
+        lang, name = folder.parent.name, folder.name
+        if (folder / MANIFEST).exists():
+            summary.notes.append(f"{DATASETS}/{lang}/{name}/{MANIFEST} replaced by our manifest")
+        target = out / "datasets" / lang / name
+        shutil.copytree(folder, target, ignore=_COPY_IGNORED)
+        manifest = {
+            "technology": f"{lang} (imported from the public AIRUN benchmark)",
+            "description": f"The public benchmark's dataset {name}.",
+        }
+        (target / MANIFEST).write_text(yaml.safe_dump(manifest, sort_keys=False), encoding="utf-8")
+        refs.setdefault(name, []).append(f"{lang}/{name}")
+        summary.datasets.append(f"{lang}/{name}")
+    return refs
+
+
+def _prompt_files(bench: Path) -> Iterator[tuple[str, str, Path]]:
+    for path in sorted((bench / TASKS).glob("*/*/*.md")):
+        yield path.parent.parent.name, path.parent.name, path
+
+
+def _images(source: Path, name: PromptName, target_dir: Path, sid: str) -> list[str]:
+    """Copy `<name>_images/` (by stem or scenario part) beside the scenario file, as
+    `<Id>_images/`; returns the copied files, relative to the scenario's folder."""
+    wanted = {f"{name.stem}_images".lower(), f"{name.scenario}_images".lower()}
+    folder = next(
+        (p for p in sorted(source.parent.iterdir()) if p.is_dir() and p.name.lower() in wanted),
+        None,
+    )
+    if folder is None:
+        return []
+    target = target_dir / f"{sid}_images"
+    shutil.copytree(folder, target, dirs_exist_ok=True, ignore=_COPY_IGNORED)
+    return sorted(p.relative_to(target_dir).as_posix() for p in target.rglob("*") if p.is_file())
+
+
+def _criteria_for(
+    found: list[FoundCriteria], name: PromptName, dataset: str | None, category: str
+) -> FoundCriteria | None:
+    fitting = [c for c in found if c.fits(name, dataset)]
+    same_category = [c for c in fitting if c.category and map_category(c.category) == category]
+    chosen = same_category or fitting
+    return chosen[0] if chosen else None
+
+
+def _steps(found: FoundCriteria) -> dict[str, list[Any]]:
+    """Our written form: plain text for weight 1, else {criterion, weight}."""
+    return {
+        metric: [
+            s.criterion if s.weight == 1 else {"criterion": s.criterion, "weight": s.weight}
+            for s in getattr(found.steps, metric)
+        ]
+        for metric in ("accuracy", "completeness")
+    }
+
+
+def import_benchmark(
+    bench: Path, out: Path, criteria_dir: Path | None, category_map: dict[str, str]
+) -> Summary:
+    if not (bench / TASKS).is_dir():
+        raise FormatError(
+            bench, "", f"has no {TASKS.as_posix()}/ folder; give a clone of the benchmark"
+        )
+    if criteria_dir is not None and not criteria_dir.is_dir():
+        raise FormatError(criteria_dir, "--criteria", "is not a folder")
+    check_output(out)
+    for part in ("scenarios", "datasets"):
+        shutil.rmtree(out / part, ignore_errors=True)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = Summary()
+    refs = _datasets(bench, out, summary)
+    found, problems = read_criteria(criteria_dir) if criteria_dir else ([], [])
+    summary.criteria_files = len(found) + len(problems)
+    summary.skipped += [f"criteria {p}" for p in problems]
+    used: set[Path] = set()
+    index = DatasetIndex(out / "datasets")
+    taken: set[tuple[str, str]] = set()
+    for lang, folder, path in _prompt_files(bench):
+        where = path.relative_to(bench).as_posix()
+        category = map_category(folder, category_map)
+        if category is None:
+            summary.skipped.append(
+                f"{where}: category folder {folder!r} has no counterpart; map it with "
+                f"--category-map {folder}=<one of {', '.join(sorted(SINGLE_PROMPT))}>"
+            )
+            continue
+        try:
+            name = parse_prompt_name(path.stem, refs)
+        except ValueError as exc:
+            summary.skipped.append(f"{where}: {exc}")
+            continue
+        try:
+            template, repo = prompt_template(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as exc:
+            summary.skipped.append(f"{where}: not UTF-8 text ({exc.reason})")
+            continue
+        dataset_ref = None
+        if repo is not None:
+            choices = refs.get(repo, [])
+            preferred = [r for r in choices if r.startswith(f"{lang}/")]
+            if not choices:
+                summary.skipped.append(f"{where}: dataset {repo!r} not found under {DATASETS}/")
+                continue
+            dataset_ref = (preferred or choices)[0]
+        elif name.dataset:
+            summary.notes.append(
+                f"{where}: its name names dataset {name.dataset} but the prompt has no "
+                "place_code_here tag; imported without a dataset"
+            )
+        sid = scenario_id(name.stem)
+        if (category, sid) in taken:
+            sid = scenario_id(f"{name.stem}_{lang}")
+        if (category, sid) in taken:
+            summary.skipped.append(f"{where}: scenario id {sid} already taken in {category}")
+            continue
+        target_dir = out / "scenarios" / category
+        target_dir.mkdir(parents=True, exist_ok=True)
+        spec: dict[str, Any] = {
+            "id": sid,
+            "title": name.stem,
+            "category": category,
+            "description": f"Imported from the public AIRUN benchmark: {where}",
+        }
+        system = path.parent / "system.txt"
+        if system.is_file():
+            spec["system"] = system.read_text(encoding="utf-8", errors="replace").strip()
+        spec["prompt"] = template
+        if dataset_ref is not None:
+            spec["datasets"] = [dataset_ref]
+        criteria = _criteria_for(found, name, repo or name.dataset, category)
+        if criteria is not None:
+            used.add(criteria.path)
+            spec["criteria"] = _steps(criteria)
+        if criteria is None or not all(spec["criteria"].values()):
+            spec["criteria_missing"] = True
+            if criteria is not None:
+                summary.notes.append(f"{where}: {criteria.path} has steps of one metric only")
+        copied = _images(path, name, target_dir, sid)
+        summary.images += len(copied)
+        images = [f for f in copied if media_type((target_dir / f).read_bytes()[:16])]
+        summary.notes += [
+            f"{where}: {f} copied but not sent to models (only PNG and JPEG are)"
+            for f in copied
+            if f not in images
+        ]
+        if images:
+            # The evaluator sees them too: criteria of screenshot tasks are about the picture.
+            spec["images"] = images
+            spec["judge_images"] = True
+        spec["origin"] = {
+            "benchmark": "airun",
+            "name": name.stem,
+            "lang": lang,
+            "category": folder,
+            "complexity": name.complexity,
+            "size": name.size,
+        }
+        file = target_dir / f"{sid}.yaml"
+        file.write_text(
+            yaml.dump(spec, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10**6),
+            encoding="utf-8",
+        )
+        try:
+            load_scenario(file, index)
+        except FormatError as exc:
+            file.unlink()
+            shutil.rmtree(target_dir / f"{sid}_images", ignore_errors=True)
+            summary.skipped.append(f"{where}: does not load after conversion ({exc})")
+            continue
+        taken.add((category, sid))
+        summary.scenarios.append(f"{category}/{sid}")
+        (
+            summary.without_criteria if spec.get("criteria_missing") else summary.with_criteria
+        ).append(sid)
+    summary.unused_criteria = [str(c.path) for c in found if c.path not in used]
+    (out / MARKER).write_text(json.dumps(summary.__dict__, indent=2) + "\n", encoding="utf-8")
+    return summary

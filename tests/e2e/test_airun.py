@@ -1,0 +1,321 @@
+"""The public AIRUN benchmark, end to end on fixture clones written by the tests:
+import, run (llmbench/replay, llmbench/echo), and the import of published grades."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.airun_clones import (
+    MODEL,
+    OTHER_MODEL,
+    RUN,
+    make_benchmark,
+    make_criteria,
+    make_results,
+    write,
+)
+from tests.conftest import REPO, model_row, read_leaderboard, read_results
+from tests.e2e.test_gates_and_merge import llmbench
+from tests.llm_server import FakeLLMServer
+
+LEGACY = "ExplainCode_Todo_Legacy_high_low"
+
+
+@pytest.fixture
+def imported(pytester: pytest.Pytester) -> Path:
+    clones = pytester.path / "clones"
+    make_benchmark(clones / "bench")
+    make_results(clones / "results")
+    make_criteria(clones / "results" / "Criteria")
+    out = pytester.path / "airun"
+    done = llmbench(
+        "import-airun",
+        clones / "bench",
+        "--criteria",
+        clones / "results/Criteria",
+        "-o",
+        out,
+        cwd=pytester.path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "scenarios imported: 4 (2 with criteria, 2 without" in done.stdout
+    assert "datasets imported: 2" in done.stdout
+    assert "criteria files read: 4 (1 matched no scenario)" in done.stdout
+    assert "images copied: 1" in done.stdout
+    assert "skipped: 4" in done.stdout
+    assert "Latin1_ToDoList_low_low.md: not UTF-8 text (invalid continuation byte)" in done.stdout
+    assert "ExplainCode_Missing_low_low.md: dataset 'Gone' not found under Dataset/" in done.stdout
+    assert (
+        "Poem.md: category folder 'poetry_writing' has no counterpart; map it with --category-map"
+        in done.stdout
+    )
+    assert "broken.yaml: evaluation_steps.accuracy.0.weight" in done.stdout
+    return out
+
+
+def test_imported_benchmark_runs_offline_like_our_catalogue(
+    pytester: pytest.Pytester, imported: Path
+) -> None:
+    collected = pytester.runpytest("airun", "--collect-only", "-q", "--llm-model=llmbench/echo")
+    collected.stdout.fnmatch_lines(
+        [
+            f"airun/scenarios/explanation/{LEGACY}.yaml::test_scenario[{LEGACY}-Todo_Legacy-llmbench/echo]",
+            "airun/scenarios/generation/GenerateButton.yaml::test_scenario[GenerateButton-llmbench/echo]",
+            "airun/scenarios/multimodal/ScreenToCode.yaml::test_scenario[ScreenToCode-llmbench/echo]",
+            "4 tests collected*",
+        ]
+    )
+    marked = pytester.runpytest(
+        "airun", "--collect-only", "-q", "--llm-model=llmbench/echo", "-m", "multimodal"
+    )
+    marked.stdout.fnmatch_lines(["1/4 tests collected*"])
+    # No judge and no deterministic checks: every item runs and is unscored, none errors.
+    pytester.runpytest("airun", "--llm-model=llmbench/echo", "--llm-attempts=1").assert_outcomes(
+        failed=4
+    )
+    items = {i["scenario"]: i for i in read_results(pytester.path)}
+    assert {i["status"] for i in items.values()} == {"unscored"}
+    assert "no criteria: the scenario has no accuracy steps yet" in (
+        items["ScreenToCode"]["reason"] or ""
+    )
+    legacy = items[LEGACY]
+    # The first tag became the dataset's files; the rest of the prompt is kept as written.
+    assert "style={{ color: 'red' }} and {% raw %} as text" in legacy["prompt"]
+    assert "### index.js\n```javascript\nfunction count(a) {" in legacy["prompt"]
+    assert '<place_code_here repo="ToDoList"/>' in legacy["prompt"]
+    assert '<place_code_here repo="Todo_Legacy"/>' not in legacy["prompt"]
+    assert legacy["complexity"]["size"] == "low"
+    scenario = (imported / "scenarios/multimodal/ScreenToCode.yaml").read_text()
+    assert "criteria_missing: true" in scenario
+    # The screenshots are sent with the prompt (and to the evaluator) through `images:`.
+    assert "images:\n- ScreenToCode_images/page.png\njudge_images: true" in scenario
+    assert "[image ScreenToCode_images/page.png (image/png" in items["ScreenToCode"]["prompt"]
+    assert (
+        (imported / "scenarios/multimodal/ScreenToCode_images/page.png")
+        .read_bytes()
+        .startswith(b"\x89PNG")
+    )
+
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["no-xdist", "n2"])
+def test_replayed_answers_are_judged_with_their_recorded_rate(
+    pytester: pytest.Pytester, imported: Path, llm_server: FakeLLMServer, xdist: list[str]
+) -> None:
+    result = pytester.runpytest(
+        *xdist,
+        "airun",
+        f"--llm-model=llmbench/replay/{MODEL}",
+        "--llm-replay-dir=clones/results",
+        "--llm-judge=openai/judge",
+        f"--llm-api-base={llm_server.base_url}",
+        "--llm-attempts=1",
+    )
+    result.assert_outcomes(passed=2, errors=2)
+    missing = (
+        f"*attempt 1: llmbench/replay/{MODEL}: no published answer for attempt 1: "
+        f"*clones/results/Output/{MODEL}/JS/image_to_code/<run>/ScreenToCode/ScreenToCode_report_1.md does not exist"
+    )
+    result.stdout.fnmatch_lines([missing])
+    items = {i["scenario"]: i for i in read_results(pytester.path)}
+    legacy = items[LEGACY]
+    assert legacy["status"] == "scored" and legacy["accuracy"] == pytest.approx(4 * 0.8 + 3 * 0.2)
+    attempt = legacy["attempts"][0]
+    assert attempt["answer"].startswith("The count function returns the length")
+    assert "### Details" in attempt["answer"] and "Read the file first" not in attempt["answer"]
+    candidate = attempt["calls"][0]
+    assert candidate["thoughts"] == "Read the file first."
+    assert (candidate["prompt_tokens"], candidate["completion_tokens"]) == (313, 500)
+    # The rate is the published run's: 500 tokens in the recorded 10 s.
+    assert attempt["generation_rate"] == pytest.approx(50.0)
+    assert attempt["answer_latency_s"] == pytest.approx(10.0)
+    assert [s["criterion"] for s in attempt["steps"]] == [
+        "Names the count function",
+        "Says it returns the length",
+        "Mentions the argument",
+    ]
+    assert items["GenerateButton"]["generation_rate"] == pytest.approx(25.0)
+    row = model_row(read_leaderboard(pytester.path), f"llmbench/replay/{MODEL}")
+    assert (
+        row["generation_rate"] == pytest.approx(37.5) and row["scored"] == 2 and row["errors"] == 2
+    )
+    # Items without criteria never reach the judge: 2 evaluator calls, one per scored item.
+    assert llm_server.roles().count("evaluator") == 2
+
+
+def test_replay_settings_errors_are_one_line(pytester: pytest.Pytester, imported: Path) -> None:
+    no_dir = pytester.runpytest("airun", "--llm-model=llmbench/replay")
+    no_dir.stderr.fnmatch_lines(["*--llm-model: llmbench/replay needs --llm-replay-dir*"])
+    (pytester.path / f"clones/results/Output/{OTHER_MODEL}").mkdir()
+    bare = pytester.runpytest(
+        "airun", "--llm-model=llmbench/replay", "--llm-replay-dir=clones/results"
+    )
+    bare.stderr.fnmatch_lines(
+        [f"*name the published model as llmbench/replay/<Model>; *holds {MODEL}, {OTHER_MODEL}"]
+    )
+    unknown = pytester.runpytest(
+        "airun", "--llm-model=llmbench/replay/Nope", "--llm-replay-dir=clones/results"
+    )
+    unknown.stderr.fnmatch_lines(
+        [
+            f"*llmbench/replay/Nope: no folder 'Nope' in *Output (models there: {MODEL}, {OTHER_MODEL})"
+        ]
+    )
+    for result in (no_dir, bare, unknown):
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        assert "INTERNALERROR" not in result.stderr.str() + result.stdout.str()
+
+
+def test_import_refuses_our_repository_and_foreign_folders(tmp_path: Path) -> None:
+    bench = make_benchmark(tmp_path / "bench")
+    inside = REPO / "airun-import-must-not-exist"
+    done = llmbench("import-airun", bench, "-o", inside, cwd=tmp_path)
+    assert done.returncode == 2 and not inside.exists()
+    assert "is inside the pytest-llmbench checkout" in done.stderr
+    foreign = tmp_path / "foreign"
+    write(foreign / "notes.txt", "mine")
+    done = llmbench("import-airun", bench, "-o", foreign, cwd=tmp_path)
+    assert done.returncode == 2 and "is not empty and holds no airun-import.json" in done.stderr
+    # An earlier import's folder is replaced, and the category map makes Poem importable.
+    out = tmp_path / "out"
+    assert llmbench("import-airun", bench, "-o", out, cwd=tmp_path).returncode == 0
+    again = llmbench(
+        "import-airun",
+        bench,
+        "--category-map",
+        "poetry_writing=documentation",
+        "-o",
+        out,
+        cwd=tmp_path,
+    )
+    assert again.returncode == 0, again.stderr
+    assert (out / "scenarios/documentation/Poem.yaml").is_file()
+    assert "scenarios imported: 5 (0 with criteria, 5 without" in again.stdout
+    bad_map = llmbench("import-airun", bench, "--category-map", "x=poetry", "-o", out, cwd=tmp_path)
+    assert (
+        bad_map.returncode == 2
+        and "expected PUBLIC=OURS with OURS one of analysis" in bad_map.stderr
+    )
+    to_dialog = llmbench("import-airun", bench, "--category-map", "x=dialog", "-o", out, cwd=tmp_path)
+    assert to_dialog.returncode == 2 and "(dialog scenarios need turns)" in to_dialog.stderr
+    no_clone = llmbench("import-airun", tmp_path / "nothing", "-o", out, cwd=tmp_path)
+    assert no_clone.returncode == 2 and "has no Scenarios/Tasks/ folder" in no_clone.stderr
+
+
+GRADING_X = """\
+metric,score,weighted_score,is_confident,score_1,score_2,score_3,score_4,score_5,category,experiment,repository,scenario_id,model
+accuracy,4,3.9,True,0,0,0.1,0.9,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-a
+completeness,3,3.0,False,0,0.1,0.8,0.1,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-a
+accuracy,4,3.7,False,0,0,0.3,0.7,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-b
+completeness,2,2.2,False,0,0.8,0.2,0,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-b
+completeness,2,2.2,False,0,0.8,0.2,0,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-b
+accuracy,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-a
+completeness,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-a
+accuracy,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-b
+completeness,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-b
+relevance,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-b
+"""
+
+GRADING_Y = """\
+model,scenario_id,metric,score,category,repository,experiment,score_2,score_1,weighted_score,score_3,score_4,is_confident
+judge-a,ExplainCode_Todo_Legacy_high_low,accuracy,2,code_explanation,Todo_Legacy,exp1,1,,2.0,,,True
+judge-a,ExplainCode_Todo_Legacy_high_low,completeness,2,code_explanation,Todo_Legacy,exp1,0.6,0.4,1.6,,,False
+judge-b,ExplainCode_Todo_Legacy_high_low,accuracy,1,code_explanation,Todo_Legacy,exp1,,1,1.0,,,True
+judge-b,ExplainCode_Todo_Legacy_high_low,completeness,2,code_explanation,Todo_Legacy,exp1,1,,2.0,,,True
+"""
+
+EVALUATOR_REPORT = """\
+# Evaluation of the answer
+
+## Accuracy
+- **Pass** (90%): Names the count function
+  The answer names count.
+- **Fail** (70%): Says it returns the length
+  It says length but of the wrong thing.
+
+## Completeness
+- **Pass** (95%): Mentions the argument
+  It mentions a.
+
+Total steps evaluated: 3
+Total steps passed: 2
+"""
+
+
+def test_published_grades_become_a_leaderboard_with_judge_agreement(tmp_path: Path) -> None:
+    results = make_results(tmp_path / "results")
+    run_x = results / "Output" / MODEL / "JS" / "code_explanation" / RUN
+    write(run_x / "grading.csv", GRADING_X)
+    write(
+        results / "Output" / OTHER_MODEL / "JS" / "code_explanation" / RUN / "grading.csv",
+        GRADING_Y,
+    )
+    write(run_x / LEGACY / "evaluation" / "judge-a.md", EVALUATOR_REPORT)
+    write(run_x / LEGACY / "evaluation" / "judge-c.md", EVALUATOR_REPORT)
+    out = tmp_path / "graded"
+    done = llmbench("import-airun-grades", results, "-o", out, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "grading.csv files: 2, rows read: 12, duplicate rows dropped: 1, rows not read: 1"
+        in done.stdout
+    )
+    assert (
+        f"not read: {run_x / 'grading.csv'}:11: metric 'relevance' is not accuracy or completeness"
+        in done.stdout
+    )
+    assert "evaluator reports attached: 1, not attached: 1" in done.stdout
+    assert "judge-c.md: its path names none of the evaluators judge-a, judge-b" in done.stdout
+    assert "evaluators: judge-a, judge-b" in done.stdout
+    items = {
+        (i["model"], i["scenario"]): i
+        for i in map(json.loads, (out / "results.jsonl").read_text().splitlines())
+    }
+    assert len(items) == 3
+    legacy = items[(MODEL, LEGACY)]
+    assert (legacy["category"], legacy["dataset"], legacy["status"]) == (
+        "explanation",
+        "Todo_Legacy",
+        "scored",
+    )
+    assert legacy["accuracy"] == pytest.approx((3.9 + 3.7) / 2)
+    assert legacy["completeness"] == pytest.approx((3.0 + 2.2) / 2)
+    assert legacy["judge_agreement"] == pytest.approx(0.5)
+    assert legacy["generation_rate"] == pytest.approx(50.0)
+    steps = legacy["attempts"][0]["steps"]
+    assert [(s["id"], s["judges"]["judge-a"]["passed"]) for s in steps] == [
+        ("A1", True),
+        ("A2", False),
+        ("C1", True),
+    ]
+    assert legacy["attempts"][0]["accuracy"]["pass_rate"] == pytest.approx(0.5)
+    grade = legacy["attempts"][0]["accuracy"]["grades"][0]
+    assert grade["distribution"] == {"1": 0.0, "2": 0.0, "3": 0.1, "4": 0.9, "5": 0.0}
+    assert items[(MODEL, "GenerateButton")]["dataset"] is None
+    other = items[(OTHER_MODEL, LEGACY)]
+    assert other["accuracy"] == pytest.approx(1.5) and other["generation_rate"] is None
+    board = json.loads((out / "leaderboard.json").read_text())
+    x, y = model_row(board, MODEL), model_row(board, OTHER_MODEL)
+    # Model-X: 4 judge-pair units (2 items x 2 metrics), 3 agree; Model-Y: 1 of 2.
+    assert x["judge_exact_agreement"] == pytest.approx(0.75)
+    assert y["judge_exact_agreement"] == pytest.approx(0.5)
+    assert x["judge_alpha"] is not None and x["score_ci"] is not None
+    assert x["generation_rate"] == pytest.approx(37.5)
+    assert {"report.html", "leaderboard.md"} <= {p.name for p in out.iterdir()}
+    # The output is an ordinary report dir: `llmbench merge` reads it back.
+    merged = llmbench("merge", out, "-o", tmp_path / "merged", cwd=tmp_path)
+    assert merged.returncode == 0, merged.stderr
+    assert "merged 3 items from 1 report dirs (0 duplicates dropped)" in merged.stdout
+
+
+def test_grades_import_errors_are_one_line(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = llmbench("import-airun-grades", empty, "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 2 and "holds no readable grading.csv rows" in done.stderr
+    assert "Traceback" not in done.stderr
+    missing = llmbench(
+        "import-airun-grades", tmp_path / "nope", "-o", tmp_path / "out", cwd=tmp_path
+    )
+    assert missing.returncode == 2 and "is not a folder" in missing.stderr
