@@ -221,20 +221,25 @@ def test_resume_reruns_errored_items(
     assert sorted(r["status"] for r in read_results(pytester.path)) == ["scored"] * 3
 
 
+@pytest.mark.parametrize("workers", [0, 2])
 def test_budget_stops_new_calls_and_skips_the_remaining_items(
-    pytester: pytest.Pytester, llm_server: FakeLLMServer
+    pytester: pytest.Pytester, llm_server: FakeLLMServer, workers: int
 ) -> None:
     _project(pytester.path, 6)
     # 1 USD per token: every call costs more than the whole budget.
     price = f"--llm-price={MODEL}=1000000/1000000"
+    xdist = ["-n", str(workers)] if workers else []
+    # Under -n 2 each worker gets max(1, 2 // 2) = 1 call in flight.
+    concurrency = f"--llm-concurrency={max(1, workers)}"
     result = pytester.runpytest(
-        *_args(llm_server, "--llm-concurrency=1", "--llm-budget-usd=1", price)
+        *_args(llm_server, concurrency, "--llm-budget-usd=1", price), *xdist
     )
     items = read_results(pytester.path)
     skipped = [r for r in items if r["status"] == "skipped"]
     assert len(skipped) == 6  # the first call spends it all: its item cannot finish either
     assert all("budget of 1 USD spent" in r["reason"] for r in skipped)
-    assert llm_server.total_calls() == 1
+    # One call in flight per worker when the budget is spent, and none after it.
+    assert 1 <= llm_server.total_calls() <= max(1, workers)
     result.assert_outcomes(skipped=6)
     assert json.loads((pytester.path / "reports" / "results.jsonl").read_text().splitlines()[0])
 

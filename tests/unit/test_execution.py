@@ -284,6 +284,17 @@ def test_managed_model_caches_refetches_corrupt_rows_and_stops_at_the_budget(
     assert Ledger(tmp_path, "run-2", budget_usd=20.0).spent() == 0  # per run
 
 
+def test_workers_of_one_run_share_the_ledger(tmp_path: Path) -> None:
+    # Each xdist worker opens its own Ledger on the report dir; they must see one total.
+    first, second = (Ledger(tmp_path, "run-1", budget_usd=10.0) for _ in range(2))
+    first.add(6.0)
+    assert second.spent() == 6.0 and not second.exhausted()
+    second.add(4.0)
+    assert first.exhausted() and second.exhausted()
+    first.close()
+    second.close()
+
+
 def test_refresh_fetches_stored_replies_again_but_pays_once_per_request_in_a_run(
     tmp_path: Path,
 ) -> None:
