@@ -32,7 +32,7 @@ from ..metrics.answer import measure_answer
 from ..models.base import Model, ModelReply, ModelRequest, TaskContext, ToolCall
 from ..results import AttemptResult, CallRecord, DialogResult, ToolEvent
 from .judging import JudgeSetup, call_record
-from .scoring import attempt_quality
+from .scoring import attempt_quality, generation_rate
 from .tools import (
     NATIVE_INSTRUCTIONS,
     NUDGE,
@@ -48,7 +48,6 @@ from .turns import TurnRun, score_turns
 if TYPE_CHECKING:
     from .pipeline import Case, Generation
 
-PROTOCOLS = ("auto", "native", "text")
 _NOT_A_TOOL_REJECTION = (401, 403, 408, 409, 429)
 _EVENT_TEXT = 200
 
@@ -257,12 +256,11 @@ async def run_dialog_attempt(
     )
     latency = sum(c.latency_s for c in dialog.calls)
     completion = sum(c.completion_tokens or 0 for c in dialog.calls)
-    rate = completion / latency if not model.offline and completion and latency > 0 else None
     return AttemptResult(
         attempt=number,
         answer=answer,
         answer_latency_s=latency,
-        generation_rate=rate,
+        generation_rate=generation_rate(completion, latency),
         accuracy=scored.accuracy,
         completeness=scored.completeness,
         quality=attempt_quality(scored.accuracy, scored.completeness),

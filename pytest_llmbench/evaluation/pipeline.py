@@ -29,7 +29,7 @@ from ..results import (
 from .checks import run_check
 from .dialog import run_dialog_attempt
 from .judging import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
-from .scoring import attempt_quality, metric_result, step_results
+from .scoring import attempt_quality, generation_rate, metric_result, step_results
 
 
 @dataclass(frozen=True)
@@ -111,16 +111,11 @@ async def run_attempt(
         case.dataset,
         case.complexity,
     )
-    # From the reply's own figures: offline models give no token counts, so no rate;
-    # llmbench/replay gives the published run's recorded tokens and execution time.
-    rate = None
-    if reply.completion_tokens and reply.latency_s > 0:
-        rate = reply.completion_tokens / reply.latency_s
     return AttemptResult(
         attempt=number,
         answer=reply.text,
         answer_latency_s=reply.latency_s,
-        generation_rate=rate,
+        generation_rate=generation_rate(reply.completion_tokens, reply.latency_s),
         accuracy=acc,
         completeness=compl,
         quality=attempt_quality(acc, compl),

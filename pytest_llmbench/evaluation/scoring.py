@@ -92,3 +92,9 @@ def attempt_quality(acc: MetricResult, compl: MetricResult) -> float | None:
     if acc.value is None or compl.value is None:
         return None
     return quality(acc.value, compl.value)
+
+
+def generation_rate(completion_tokens: int | None, seconds: float) -> float | None:
+    """Completion tokens per second, from the replies' own figures: offline models give
+    no token counts, so no rate; llmbench/replay gives the published run's."""
+    return completion_tokens / seconds if completion_tokens and seconds > 0 else None

@@ -18,7 +18,6 @@ from ..results import PROPERTY_KEY
 from ..settings import Settings
 from . import markdown
 from .usage import usage_lines
-from .workspaces import save_workspaces
 from .writer import ResultsFile, publish
 
 
@@ -54,7 +53,6 @@ class ReportCollector:
                 self.items[report.nodeid] = result
                 if self.results_file is not None:
                     self.results_file.append(result)
-                save_workspaces(self.settings.report_dir, result)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:

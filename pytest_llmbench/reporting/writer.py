@@ -21,6 +21,7 @@ from typing import Any, TextIO
 from .. import __version__
 from ..results import SCHEMA_VERSION
 from . import html, leaderboard, markdown
+from .workspaces import save_workspaces
 
 RESULTS = "results.jsonl"
 LEADERBOARD_JSON = "leaderboard.json"
@@ -72,6 +73,8 @@ class ResultsFile:
             self._handle = self.path.open("w", encoding="utf-8")
         self._handle.write(json.dumps(result, ensure_ascii=False) + "\n")
         self._handle.flush()
+        # A dialog's final files go beside it, so a run and `llmbench merge` both keep them.
+        save_workspaces(self.folder, result)
 
     def close(self) -> None:
         if self._handle is not None:

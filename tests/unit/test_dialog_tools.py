@@ -236,3 +236,30 @@ def test_cache_key_includes_tools_and_replies_keep_their_tool_calls(tmp_path: Pa
     cache.put("k", reply)
     assert cache.get("k") == reply
     cache.close()
+
+
+def test_results_written_in_one_go_keep_the_dialog_workspaces(tmp_path: Path) -> None:
+    # `llmbench merge` writes results through write_results: the workspaces come along.
+    from pytest_llmbench.reporting.writer import write_results
+
+    files = {"src/App.jsx": "export default 1;\n", "../escape.txt": "never written"}
+    item = {
+        "scenario": "Upgrade",
+        "dataset": "Todo",
+        "model": "openai/x",
+        "attempts": [{"attempt": 2, "dialog": {"files": files}}, {"attempt": 3}],
+    }
+    write_results(tmp_path, [item, {"scenario": "Plain", "model": "m", "attempts": [{}]}])
+    root = tmp_path / "workspaces" / "Upgrade-Todo-openai_x"
+    assert (root / "attempt-2" / "src" / "App.jsx").read_text() == "export default 1;\n"
+    assert sorted(p.name for p in root.iterdir()) == ["attempt-2"]
+    assert not (root / "escape.txt").exists()  # a path climbing out is never written
+    assert sorted(p.name for p in (tmp_path / "workspaces").iterdir()) == ["Upgrade-Todo-openai_x"]
+
+
+def test_generation_rate_comes_from_the_replies_own_figures() -> None:
+    from pytest_llmbench.evaluation.scoring import generation_rate
+
+    assert generation_rate(500, 10.0) == 50.0
+    assert generation_rate(None, 10.0) is None  # offline models give no token counts
+    assert generation_rate(500, 0.0) is None
