@@ -49,7 +49,7 @@ def workspace_check(check: Check, files: dict[str, str], changed: dict[str, str]
         if not changed:  # nothing to judge, so not even a not_contains holds
             return Verdict(passed=False, reason="no file was changed in this step")
         return run_check(check, fenced_files(changed))
-    path = check.path.replace("\\", "/").lstrip("./")
+    path = check.path  # normalised when the scenario was loaded (formats/paths.py)
     if path not in files:
         return Verdict(passed=False, reason=f"no file {path} in the workspace")
     if check.parses is not None:

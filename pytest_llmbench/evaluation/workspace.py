@@ -10,17 +10,15 @@ named `block<N>` with their language.
 
 from __future__ import annotations
 
-import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
+from ..formats.paths import safe_path
 from .codeblocks import CodeBlock, extract_code_blocks
 from .syntax import language_of
-
-_DRIVE = re.compile(r"^[A-Za-z]:")
 
 
 @dataclass(frozen=True)
@@ -58,26 +56,6 @@ class Workspace:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(f.code, encoding="utf-8")
             yield root
-
-
-def safe_path(path: str) -> tuple[str | None, str | None]:
-    """(normalised relative path, None) or (None, why it is rejected)."""
-    text = path.strip().replace("\\", "/")
-    if text.startswith(("/", "~")) or _DRIVE.match(text):
-        return None, "absolute path"
-    parts: list[str] = []
-    for part in PurePosixPath(text).parts:
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                return None, "climbs out of the workspace with '..'"
-            parts.pop()
-        else:
-            parts.append(part)
-    if not parts:
-        return None, "empty path"
-    return "/".join(parts), None
 
 
 def build_workspace(blocks: list[CodeBlock]) -> Workspace:

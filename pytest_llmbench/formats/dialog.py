@@ -30,12 +30,13 @@ A player sends calls up to and including each `list_files` / `read_file` as one 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import FormatError
+from .paths import safe_path
 from .validation import read_yaml
 
 # The tools a model gets in a dialog, with their required arguments (evaluation/tools.py).
@@ -71,15 +72,6 @@ class ScriptCall:
 Script = tuple[tuple[ScriptCall, ...], ...]  # per turn, the calls in order
 
 
-def is_relative_path(text: str) -> bool:
-    """A path that stays inside its folder: not absolute, no `..`, no drive letter."""
-    cleaned = text.replace("\\", "/")
-    parts = PurePosixPath(cleaned).parts
-    return bool(parts) and not (
-        cleaned.startswith(("/", "~")) or ".." in parts or (len(cleaned) > 1 and cleaned[1] == ":")
-    )
-
-
 def _block_text(script: Path, written: str, wanted: str, where: str) -> str:
     # Imported here: formats must not pull the evaluation package in at import time.
     from ..evaluation.codeblocks import extract_code_blocks
@@ -112,8 +104,12 @@ def _call(script: Path, where: str, raw: Any) -> ScriptCall:
     for name in TOOL_ARGUMENTS[tool]:
         if not isinstance(arguments.get(name), str):
             raise FormatError(script, f"{where}.{name}", f"{tool} needs {name} (a string)")
-    if "path" in arguments and not is_relative_path(arguments["path"]):
-        raise FormatError(script, f"{where}.path", "must be a relative path inside the workspace")
+    if "path" in arguments:
+        _, why = safe_path(arguments["path"])
+        if why is not None:
+            raise FormatError(
+                script, f"{where}.path", f"must be a relative path inside the workspace ({why})"
+            )
     return ScriptCall(tool, arguments)
 
 
@@ -142,5 +138,6 @@ def script_files(script: Script) -> dict[str, str]:
     for turn in script:
         for call in turn:
             if call.tool == "write_file":
-                files[PurePosixPath(call.arguments["path"]).as_posix()] = call.arguments["content"]
+                path, _ = safe_path(call.arguments["path"])  # checked when the script loaded
+                files[path or call.arguments["path"]] = call.arguments["content"]
     return files

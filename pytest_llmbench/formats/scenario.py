@@ -19,8 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ..errors import FormatError
 from .categories import CATEGORIES, category_ids
 from .dataset import Dataset, DatasetIndex
-from .dialog import DialogLimits, Script, is_relative_path, load_script, script_files
+from .dialog import DialogLimits, Script, load_script, script_files
 from .images import ImageSpec, ScenarioImage, load_images
+from .paths import safe_path
 from .render import compile_template, fenced_files, render
 from .validation import load_model
 
@@ -76,8 +77,10 @@ class Check(BaseModel):
         if self.path is not None:
             if self.file is not None:
                 raise ValueError("path goes with contains, not_contains, regex or parses, not file")
-            if not is_relative_path(self.path):
-                raise ValueError(f"path {self.path!r} must be relative, inside the workspace")
+            relative, why = safe_path(self.path)
+            if relative is None:
+                raise ValueError(f"path {self.path!r} must be relative, inside the workspace ({why})")
+            self.path = relative  # normalised, as the workspace names its files
         return self
 
 

@@ -164,7 +164,11 @@ def test_script_player_position_and_replies() -> None:
 
 
 def test_workspace_checks() -> None:
-    files = {"src/a.js": "const a = 1;\n", "src/b.jsx": "export const B = () => <b>hi</b>;\n"}
+    files = {
+        "src/a.js": "const a = 1;\n",
+        "src/b.jsx": "export const B = () => <b>hi</b>;\n",
+        ".eslintrc.json": '{"root": true}\n',
+    }
     changed = {"src/b.jsx": files["src/b.jsx"]}
 
     def verdict(**kwargs: object) -> bool | None:
@@ -177,6 +181,9 @@ def test_workspace_checks() -> None:
     assert verdict(path="src/a.js", not_contains="const a") is False
     assert verdict(path="src/c.js", not_contains="x") is False  # a missing file fails
     assert verdict(path="./src/a.js", regex=r"^const a = \d;$") is True
+    # A path is normalised the one way every workspace path is: a dotfile keeps its dot.
+    assert verdict(path="./.eslintrc.json", contains='"root"') is True
+    assert verdict(path="src/../.eslintrc.json", parses=True) is True
     assert verdict(contains="const a") is False  # only what the turn changed
     assert verdict(contains="<b>hi</b>") is True
     assert verdict(path="src/a.js", parses=True) is True
