@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 
+from .code.complexity import Complexity, cached_measure
 from .errors import FormatError
-from .evaluation.pipeline import Case
 from .formats.categories import CATEGORIES
 from .formats.dataset import Dataset, DatasetIndex
 from .formats.scenario import load_scenario
-from .metrics.complexity import Complexity, cached_measure
-from .reporting.formulas import quality
-from .results import ItemResult
+from .judging.formulas import quality
+from .schema.results import ItemResult
 from .settings import settings_of
+from .tasks.case import Case
 
 CASE_KEY = pytest.StashKey["tuple[Case, str]"]()
 _INDEXES_KEY = pytest.StashKey["dict[Path, DatasetIndex]"]()

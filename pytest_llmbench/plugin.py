@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from . import hookspecs, runner
+from .airun.replay import ReplayModel, is_replay
 from .collection import ScenarioFile, is_scenario_file, register_markers
 from .execution.partition import XdistPartition, note_dist_choice
 from .execution.resume import RESUME_REASON, finished_results
@@ -15,7 +16,7 @@ from .models.base import Model
 from .models.registry import make_model
 from .reporting.collector import ReportCollector
 from .reporting.writer import JSON_REPORT, RESULTS
-from .results import PROPERTY_KEY, ItemResult
+from .schema.results import PROPERTY_KEY, ItemResult
 from .settings import SETTINGS_KEY, Settings, add_options, resolve
 
 
@@ -67,7 +68,9 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 @pytest.hookimpl(trylast=True)
 def pytest_llmbench_make_model(name: str, settings: Settings) -> Model:
-    return make_model(name, settings.api_base, settings.replay_dir)
+    if is_replay(name):
+        return ReplayModel(name, settings.replay_dir)
+    return make_model(name, settings.api_base)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from .collection import CASE_KEY
 from .execution.engine import Engine, Job
 from .execution.partition import PARTITION_INPUT, RESUMED_INPUT, is_mine
-from .results import ItemResult
+from .schema.results import ItemResult
 from .settings import settings_of
 
 _ENGINE_KEY = pytest.StashKey[Engine]()

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from .execution.cache import CACHE_MODES, CacheMode
+from .airun.replay import REPLAY, is_replay, published_model
+from .judging.formulas import FORMULAS
 from .models.registry import OFFLINE_PREFIX, builtin_names, is_builtin, is_offline
-from .models.replay import is_replay, published_model
-from .reporting.formulas import FORMULAS
+from .schema.vocabulary import CACHE_MODES, CacheMode
 
 DEFAULT_MODEL = "llmbench/reference"
 
@@ -58,14 +58,18 @@ def _float_between(
     return parse
 
 
+def _builtin_names() -> list[str]:
+    return sorted([*builtin_names(), f"{REPLAY}[/<Model>]"])
+
+
 def _model_name(text: str) -> str:
     name = str(text).strip()
     if not name or any(c.isspace() for c in name):
         raise argparse.ArgumentTypeError(
             f"expected a model name such as openai/gpt-4o-mini, got {text!r}"
         )
-    if is_offline(name) and not is_builtin(name):
-        known = ", ".join(builtin_names())
+    if is_offline(name) and not (is_builtin(name) or is_replay(name)):
+        known = ", ".join(_builtin_names())
         raise argparse.ArgumentTypeError(
             f"unknown built-in model {name!r}; built-in models: {known}"
         )
@@ -165,7 +169,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         _model_name,
         [DEFAULT_MODEL],
         "model(s) to benchmark; repeat or comma-separate "
-        f"(litellm names, or built-in {', '.join(builtin_names())}). Default: {DEFAULT_MODEL}",
+        f"(litellm names, or built-in {', '.join(_builtin_names())}). Default: {DEFAULT_MODEL}",
         many=True,
     ),
     OptionSpec(

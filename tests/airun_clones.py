@@ -49,7 +49,9 @@ def make_benchmark(root: Path) -> Path:
     (tasks / "image_to_code/ScreenToCode_images/page.png").write_bytes(b"\x89PNG\r\n\x1a\n....")
     write(tasks / "poetry_writing/Poem.md", "Write a poem.\n")
     (tasks / "code_analysis").mkdir(parents=True)
-    (tasks / "code_analysis/Latin1_ToDoList_low_low.md").write_bytes(b"caf\xe9 <place_code_here repo='ToDoList'/>")
+    (tasks / "code_analysis/Latin1_ToDoList_low_low.md").write_bytes(
+        b"caf\xe9 <place_code_here repo='ToDoList'/>"
+    )
     return root
 
 

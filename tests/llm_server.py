@@ -2,7 +2,7 @@
 
 Tests start it in a thread; xdist workers of a pytester run reach it over HTTP, so the
 real litellm path is exercised end to end. It tells the roles apart by the system prompt
-pytest-llmbench sends (pytest_llmbench.evaluation.prompts), and records every request.
+pytest-llmbench sends (pytest_llmbench.judging.prompts), and records every request.
 
 Policies (all replaceable per test):
   candidate(request) -> str | dict   the candidate's answer: its text, or a whole assistant
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from pytest_llmbench.evaluation.prompts import EVALUATOR_SYSTEM
+from pytest_llmbench.judging.prompts import EVALUATOR_SYSTEM
 
 _STEP_LINE = re.compile(r"^- ([AC]\d+) \((accuracy|completeness)\): (.*)$", re.M)
 

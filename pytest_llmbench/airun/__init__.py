@@ -8,4 +8,6 @@ criteria   criteria YAML files (the three public step forms)
 importer   `llmbench import-airun`: scenarios, datasets and criteria into our layout
 grading    grading.csv rows, read by their header
 grades     `llmbench import-airun-grades`: published grades into results.jsonl items
+replay     the llmbench/replay model: published answers replayed (made through the
+           pytest_llmbench_make_model hook)
 """

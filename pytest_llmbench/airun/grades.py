@@ -27,11 +27,10 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from ..evaluation.parsing import ParsedStep, ReportParseError, normalise, parse_evaluator_reply
-from ..evaluation.pipeline import judge_agreement
-from ..evaluation.scoring import majority, weighted_rate
-from ..reporting.formulas import quality
-from ..results import (
+from ..judging.formulas import quality
+from ..judging.parsing import ParsedStep, ReportParseError, normalise, parse_evaluator_reply
+from ..judging.scoring import majority, weighted_rate
+from ..schema.results import (
     AttemptResult,
     Grade,
     ItemResult,
@@ -40,6 +39,8 @@ from ..results import (
     StepResult,
     Verdict,
 )
+from ..schema.vocabulary import METRICS
+from ..tasks.pipeline import judge_agreement
 from .answers import (
     OUTPUT,
     REPORT_NAME,
@@ -52,7 +53,6 @@ from .grading import GradeRow, read_grading
 from .names import map_category, normalise_name
 
 GRADER = "published"
-METRICS = ("accuracy", "completeness")
 _HEADING = re.compile(r"^#+\s*(.*)$")
 
 ItemKey = tuple[str, str, str, str, str]  # candidate, experiment, category, scenario_id, repository

@@ -15,7 +15,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..evaluation.parsing import GRADES
+from ..judging.parsing import GRADES
+from ..schema.vocabulary import METRICS
 
 REQUIRED = ("metric", "scenario_id", "model")
 PROBABILITIES = tuple(f"score_{k}" for k in range(1, 6))
@@ -77,7 +78,7 @@ def _row(cells: dict[str, str], file: Path, line: int, columns: list[str]) -> Gr
     if missing:
         raise RowError(f"empty {', '.join(missing)}")
     metric = cell("metric").lower()
-    if metric not in ("accuracy", "completeness"):
+    if metric not in METRICS:
         raise RowError(f"metric {cell('metric')!r} is not accuracy or completeness")
     distribution = {}
     for column in PROBABILITIES:

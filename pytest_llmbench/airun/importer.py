@@ -27,6 +27,7 @@ from ..errors import FormatError
 from ..formats.dataset import MANIFEST, DatasetIndex
 from ..formats.images import media_type
 from ..formats.scenario import load_scenario
+from ..schema.vocabulary import METRICS
 from .criteria import FoundCriteria, read_criteria
 from .names import SINGLE_PROMPT, PromptName, map_category, parse_prompt_name, scenario_id
 
@@ -190,7 +191,7 @@ def _steps(found: FoundCriteria) -> dict[str, list[Any]]:
             s.criterion if s.weight == 1 else {"criterion": s.criterion, "weight": s.weight}
             for s in getattr(found.steps, metric)
         ]
-        for metric in ("accuracy", "completeness")
+        for metric in METRICS
     }
 
 

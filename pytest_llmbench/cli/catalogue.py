@@ -109,9 +109,7 @@ def tables(root: Path) -> dict[str, list[str]]:
 def update(document: str, blocks: dict[str, list[str]], doc: Path) -> str:
     """DOC's text with each marked block replaced; a missing marker is an error."""
     for name, lines in blocks.items():
-        pattern = re.compile(
-            rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", flags=re.DOTALL
-        )
+        pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", flags=re.DOTALL)
         if not pattern.search(document):
             raise ConfigError(
                 f"catalogue: {doc} has no <!-- {name}:start --> ... <!-- {name}:end --> block"

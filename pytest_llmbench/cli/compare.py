@@ -18,9 +18,9 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
+from ..judging import statistics as st
+from ..judging.formulas import FORMULAS
 from ..reporting import leaderboard
-from ..reporting import statistics as st
-from ..reporting.formulas import FORMULAS
 from ..reporting.runs import Run, common_attempts, common_formula, load_run
 
 ALL = "(all)"

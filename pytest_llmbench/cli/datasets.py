@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..code.complexity import cached_measure
 from ..collection import CACHE_DIR
 from ..errors import ConfigError
 from ..formats.dataset import MANIFEST, DatasetIndex, load_dataset
-from ..metrics.complexity import cached_measure
 from .complexity import table
 
 

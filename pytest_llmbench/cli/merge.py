@@ -14,8 +14,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..judging.formulas import FORMULAS
 from ..reporting import markdown
-from ..reporting.formulas import FORMULAS
 from ..reporting.runs import common_attempts, common_formula, load_run, merge_items
 from ..reporting.writer import publish, write_results
 

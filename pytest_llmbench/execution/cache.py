@@ -17,12 +17,10 @@ import threading
 from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ..models.base import ModelReply, ModelRequest, ToolCall
 
-CacheMode = Literal["on", "off", "refresh", "replay"]
-CACHE_MODES: tuple[CacheMode, ...] = ("on", "off", "refresh", "replay")
 CACHE_FILE = "requests.sqlite3"
 # Bump when the stored reply's shape changes: old rows then simply miss.
 FORMAT = 1

@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-from ..evaluation.judging import JudgeSetup
-from ..evaluation.pipeline import Case, Generation, run_item, summarise
+from ..judging.judge import JudgeSetup
 from ..models.base import Model
-from ..results import ItemResult
+from ..schema.results import ItemResult
 from ..settings import Settings
+from ..tasks.case import Case, Generation
+from ..tasks.pipeline import run_item, summarise
 from .budget import Ledger
 from .cache import RequestCache
 from .loop import submit

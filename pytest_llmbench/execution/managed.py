@@ -12,8 +12,9 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import BudgetExhausted, ModelError
 from ..models.base import Model, ModelReply, ModelRequest
+from ..schema.vocabulary import CacheMode
 from .budget import Ledger, Prices, reply_cost
-from .cache import CacheMode, RequestCache, request_key
+from .cache import RequestCache, request_key
 from .limiter import AdaptiveLimiter
 from .retry import RetryPolicy, with_retries
 

@@ -1,1 +1,2 @@
-"""Reading the benchmark's input files: categories, datasets, scenarios, prompt templates."""
+"""Reading the benchmark's input files and answer text: categories, datasets, scenarios,
+prompt templates, dialogs, images, and code blocks in answers."""

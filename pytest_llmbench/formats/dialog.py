@@ -2,7 +2,7 @@
 
 A dialog scenario gives `turns:` instead of `prompt:`. Each turn is a user message (a
 jinja2 template, like `prompt`) with its own criteria; the model works on a workspace
-through tools (evaluation/tools.py) until it calls `finish_step`. A reference is a
+through tools (tasks/tools.py) until it calls `finish_step`. A reference is a
 script: per turn, the tool calls that do the step correctly, which the offline
 `llmbench/reference` model and the test server replay (models/script.py).
 
@@ -36,10 +36,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import FormatError
+from .codeblocks import extract_code_blocks
 from .paths import safe_path
 from .validation import read_yaml
 
-# The tools a model gets in a dialog, with their required arguments (evaluation/tools.py).
+# The tools a model gets in a dialog, with their required arguments (tasks/tools.py).
 TOOL_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "list_files": (),
     "read_file": ("path",),
@@ -73,9 +74,6 @@ Script = tuple[tuple[ScriptCall, ...], ...]  # per turn, the calls in order
 
 
 def _block_text(script: Path, written: str, wanted: str, where: str) -> str:
-    # Imported here: formats must not pull the evaluation package in at import time.
-    from ..evaluation.codeblocks import extract_code_blocks
-
     source = script.parent / written
     if not source.is_file():
         raise FormatError(script, f"{where}.from", f"{written} does not exist")

@@ -117,4 +117,3 @@ def user_content(text: str, images: tuple[ScenarioImage, ...]) -> str | list[dic
     if not images:
         return text
     return [{"type": "text", "text": text}, *(image.part() for image in images)]
-

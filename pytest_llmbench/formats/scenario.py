@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from jinja2 import Template, TemplateError
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..errors import FormatError
+from ..schema.vocabulary import METRICS, Metric
 from .categories import CATEGORIES, category_ids
 from .dataset import Dataset, DatasetIndex
 from .dialog import DialogLimits, Script, load_script, script_files
@@ -79,7 +80,9 @@ class Check(BaseModel):
                 raise ValueError("path goes with contains, not_contains, regex or parses, not file")
             relative, why = safe_path(self.path)
             if relative is None:
-                raise ValueError(f"path {self.path!r} must be relative, inside the workspace ({why})")
+                raise ValueError(
+                    f"path {self.path!r} must be relative, inside the workspace ({why})"
+                )
             self.path = relative  # normalised, as the workspace names its files
         return self
 
@@ -136,6 +139,8 @@ class TurnSpec(BaseModel):
     title: str | None = None
     prompt: str = Field(min_length=1)
     criteria: Criteria
+
+
 class Origin(BaseModel):
     """Where an imported scenario came from (`llmbench import-airun` writes it).
 
@@ -181,10 +186,6 @@ class ScenarioSpec(BaseModel):
         if value not in CATEGORIES:
             raise ValueError(f"unknown category {value!r}; accepted: {', '.join(category_ids())}")
         return value
-
-
-Metric = Literal["accuracy", "completeness"]
-METRICS: tuple[Metric, Metric] = ("accuracy", "completeness")
 
 
 @dataclass(frozen=True)
@@ -236,6 +237,7 @@ class Scenario:
 
     def script_for(self, dataset: Dataset | None) -> Script | None:
         return self.scripts.get(dataset.name if dataset else NO_DATASET)
+
     criteria_missing: bool = False
     origin: Origin | None = None
 

@@ -9,13 +9,13 @@ part needs no change here. A dialog offers tools (OpenAI function schemas) in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..schema.vocabulary import Role
 
 if TYPE_CHECKING:
     from ..formats.dataset import Dataset
     from ..formats.scenario import Scenario
-
-Role = Literal["candidate", "evaluator", "grader"]
 
 
 @dataclass(frozen=True)

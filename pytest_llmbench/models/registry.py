@@ -1,13 +1,11 @@
-"""Model names to model objects. Plugins add models through `pytest_llmbench_make_model`."""
+"""Model names to model objects. Plugins add models through `pytest_llmbench_make_model`
+(the public-run replay model of airun/ comes in that way too)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from .base import Model
 from .litellm_model import LiteLLMModel
 from .offline import OFFLINE_ANSWERS, OfflineModel
-from .replay import REPLAY, ReplayModel, is_replay
 
 OFFLINE_PREFIX = "llmbench/"
 
@@ -17,17 +15,15 @@ def is_offline(name: str) -> bool:
 
 
 def builtin_names() -> list[str]:
-    return sorted([*OFFLINE_ANSWERS, f"{REPLAY}[/<Model>]"])
+    return sorted(OFFLINE_ANSWERS)
 
 
 def is_builtin(name: str) -> bool:
-    return name in OFFLINE_ANSWERS or is_replay(name)
+    return name in OFFLINE_ANSWERS
 
 
-def make_model(name: str, api_base: str | None, replay_dir: Path | None = None) -> Model:
+def make_model(name: str, api_base: str | None) -> Model:
     """The built-in factory: offline models by name, litellm for everything else."""
-    if is_replay(name):
-        return ReplayModel(name, replay_dir)
     if is_offline(name):
         if name not in OFFLINE_ANSWERS:
             raise KeyError(name)

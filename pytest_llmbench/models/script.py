@@ -5,7 +5,7 @@ number of assistant messages that called finish_step; the reply within the turn 
 number of assistant messages since. A turn's calls are sent up to and including each
 list_files / read_file (the player waits for their results), then the rest at once.
 When the tools are offered the calls are native tool calls, otherwise text commands
-(evaluation/tools.py documents both).
+(tasks/tools.py documents both).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ..results import PROPERTY_KEY
+from ..schema.results import PROPERTY_KEY
 from ..settings import Settings
 from . import markdown
 from .usage import usage_lines

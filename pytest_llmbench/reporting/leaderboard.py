@@ -32,8 +32,9 @@ from collections.abc import Iterable, Sequence
 from statistics import fmean
 from typing import Any
 
-from . import statistics as st
-from .formulas import FORMULAS, Terms, formula_for, quality
+from ..judging import statistics as st
+from ..judging.formulas import FORMULAS, Terms, formula_for, quality
+from ..schema.vocabulary import METRICS
 
 PASS_QUALITY = 0.75
 
@@ -100,7 +101,7 @@ def judge_units(scored: Sequence[Item]) -> list[dict[str, float]]:
             if g.get("score") is not None
         }
         for item in scored
-        for metric in ("accuracy", "completeness")
+        for metric in METRICS
     ]
 
 
@@ -157,7 +158,7 @@ def _row(
     check_agrees: list[bool] = []
     for item in scored:
         best = _best(item)
-        for metric in ("accuracy", "completeness"):
+        for metric in METRICS:
             sources[best[metric]["source"]] += 1
             methods.update(g["method"] for g in best[metric]["grades"])
         check_agrees += [

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import __version__
-from ..results import SCHEMA_VERSION
+from ..schema.results import SCHEMA_VERSION
 from . import html, leaderboard, markdown
 from .workspaces import save_workspaces
 

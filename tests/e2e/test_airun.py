@@ -198,7 +198,9 @@ def test_import_refuses_our_repository_and_foreign_folders(tmp_path: Path) -> No
         bad_map.returncode == 2
         and "expected PUBLIC=OURS with OURS one of analysis" in bad_map.stderr
     )
-    to_dialog = llmbench("import-airun", bench, "--category-map", "x=dialog", "-o", out, cwd=tmp_path)
+    to_dialog = llmbench(
+        "import-airun", bench, "--category-map", "x=dialog", "-o", out, cwd=tmp_path
+    )
     assert to_dialog.returncode == 2 and "(dialog scenarios need turns)" in to_dialog.stderr
     no_clone = llmbench("import-airun", tmp_path / "nothing", "-o", out, cwd=tmp_path)
     assert no_clone.returncode == 2 and "has no Scenarios/Tasks/ folder" in no_clone.stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.results import SCHEMA_VERSION
+from pytest_llmbench.schema.results import SCHEMA_VERSION
 from tests.conftest import model_row, read_leaderboard, read_results
 
 OFFLINE = "--llm-model=llmbench/reference,llmbench/echo"

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.evaluation import sandbox, syntax
-from pytest_llmbench.evaluation.workspace import answer_workspace, safe_path
+from pytest_llmbench.code import sandbox, syntax
+from pytest_llmbench.code.answer_metrics import code_text, measure_answer, normalised, similarity
+from pytest_llmbench.code.complexity import measure
+from pytest_llmbench.code.workspace import answer_workspace, safe_path
 from pytest_llmbench.formats.dataset import Dataset, SourceFile, load_dataset
 from pytest_llmbench.formats.render import inline_files
-from pytest_llmbench.metrics.answer import code_text, measure_answer, normalised, similarity
-from pytest_llmbench.metrics.complexity import measure
 from tests.conftest import REPO
 
 MULTI_FILE = """Here is the app.

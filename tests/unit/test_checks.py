@@ -7,11 +7,11 @@ import shutil
 
 import pytest
 
-from pytest_llmbench.evaluation import syntax
-from pytest_llmbench.evaluation.checks import run_check
-from pytest_llmbench.evaluation.syntax import check_files, language_of
+from pytest_llmbench.code import syntax
+from pytest_llmbench.code.checks import run_check
+from pytest_llmbench.code.syntax import check_files, language_of
 from pytest_llmbench.formats.scenario import Check
-from pytest_llmbench.results import Verdict
+from pytest_llmbench.schema.results import Verdict
 
 needs_javac = pytest.mark.skipif(shutil.which("javac") is None, reason="javac not installed")
 

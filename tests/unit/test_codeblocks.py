@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_llmbench.evaluation.codeblocks import CodeBlock, extract_code_blocks, looks_like_path
+from pytest_llmbench.formats.codeblocks import CodeBlock, extract_code_blocks, looks_like_path
 
 
 def test_prose_around_a_fence_stays_out_of_the_code() -> None:

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.formats.dataset import SourceFile
-from pytest_llmbench.metrics.complexity import (
+from pytest_llmbench.code.complexity import (
     cached_measure,
     measure,
     measure_file,
 )
+from pytest_llmbench.formats.dataset import SourceFile
 
 
 def _functions(path: str, code: str) -> dict[str, int]:

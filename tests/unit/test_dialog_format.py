@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.errors import FormatError
-from pytest_llmbench.evaluation.dialog import run_dialog_attempt
-from pytest_llmbench.evaluation.judging import JudgeSetup
-from pytest_llmbench.evaluation.pipeline import Case, Generation
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import Scenario, load_scenario
+from pytest_llmbench.judging.judge import JudgeSetup
 from pytest_llmbench.models.base import ModelReply, ModelRequest, ToolCall
+from pytest_llmbench.tasks.case import Case, Generation
+from pytest_llmbench.tasks.dialog import run_dialog_attempt
 from tests.conftest import MINI_SCENARIO
 from tests.dialog_project import GREET_DIALOG, GREET_SCRIPT, write_dialog_project
 

@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.evaluation.tools import (
+from pytest_llmbench.formats.dialog import ScriptCall
+from pytest_llmbench.formats.scenario import Check, CriterionStep, DialogTurn
+from pytest_llmbench.models.base import ToolCall
+from pytest_llmbench.models.script import as_reply, next_calls, position, replies
+from pytest_llmbench.schema.results import MetricResult
+from pytest_llmbench.tasks.tools import (
     MAX_FILE_CHARS,
     ToolWorkspace,
     text_commands,
     text_results,
 )
-from pytest_llmbench.evaluation.turns import combine, workspace_check
-from pytest_llmbench.formats.dialog import ScriptCall
-from pytest_llmbench.formats.scenario import Check, CriterionStep, DialogTurn
-from pytest_llmbench.models.base import ToolCall
-from pytest_llmbench.models.script import as_reply, next_calls, position, replies
-from pytest_llmbench.results import MetricResult
+from pytest_llmbench.tasks.turns import combine, workspace_check
 
 
 @pytest.fixture
@@ -224,9 +224,9 @@ def test_item_metric_is_the_weighted_mean_of_the_turns() -> None:
 def test_cache_key_includes_tools_and_replies_keep_their_tool_calls(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from pytest_llmbench.evaluation.tools import TOOL_SCHEMAS
     from pytest_llmbench.execution.cache import RequestCache, request_key
     from pytest_llmbench.models.base import ModelReply, ModelRequest
+    from pytest_llmbench.tasks.tools import TOOL_SCHEMAS
 
     plain = ModelRequest(messages=({"role": "user", "content": "hi"},), role="candidate")
     with_tools = replace(plain, tools=TOOL_SCHEMAS)
@@ -265,7 +265,7 @@ def test_results_written_in_one_go_keep_the_dialog_workspaces(tmp_path: Path) ->
 
 
 def test_generation_rate_comes_from_the_replies_own_figures() -> None:
-    from pytest_llmbench.evaluation.scoring import generation_rate
+    from pytest_llmbench.judging.scoring import generation_rate
 
     assert generation_rate(500, 10.0) == 50.0
     assert generation_rate(None, 10.0) is None  # offline models give no token counts

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.errors import FormatError
-from pytest_llmbench.evaluation.pipeline import Case
-from pytest_llmbench.evaluation.prompts import evaluator_messages
 from pytest_llmbench.execution.cache import request_key
 from pytest_llmbench.formats import images
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import Scenario, load_scenario
+from pytest_llmbench.judging.prompts import evaluator_messages
 from pytest_llmbench.models.base import ModelRequest
+from pytest_llmbench.tasks.case import Case
 from tests.conftest import MINI_SCENARIO, write_project
 from tests.llm_server import image_digests, text_of
 

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from pytest_llmbench.reporting import formulas, leaderboard, markdown
+from pytest_llmbench.judging import formulas
+from pytest_llmbench.reporting import leaderboard, markdown
 
 
 def _item(

@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from pytest_llmbench.evaluation.parsing import (
+from pytest_llmbench.formats.scenario import CriterionStep
+from pytest_llmbench.judging.parsing import (
     ParsedStep,
     ReportParseError,
     distribution_from_samples,
@@ -17,7 +18,6 @@ from pytest_llmbench.evaluation.parsing import (
     parse_evaluator_reply,
     summarise_distribution,
 )
-from pytest_llmbench.formats.scenario import CriterionStep
 
 STEPS = (
     CriterionStep(

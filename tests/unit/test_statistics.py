@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_llmbench.reporting import statistics as st
+from pytest_llmbench.judging import statistics as st
 
 
 def test_percentile_interpolates_between_closest_ranks() -> None:

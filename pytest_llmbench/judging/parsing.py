@@ -14,9 +14,10 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from ..formats.scenario import CriterionStep
+from ..schema.vocabulary import ReportForm
 
 GRADES = (1, 2, 3, 4)
 FUZZY_RATIO = 0.8
@@ -64,7 +65,7 @@ class ParsedStep:
 
 @dataclass(frozen=True)
 class ParsedReport:
-    form: Literal["json", "markdown"]
+    form: ReportForm
     steps: list[ParsedStep]
 
 

@@ -22,12 +22,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from ..code.checks import run_check
 from ..formats.render import fenced_files
-from ..formats.scenario import METRICS, Check, DialogTurn, Metric
-from ..results import MetricResult, StepResult, TurnResult, Verdict
-from .checks import run_check
-from .judging import JudgeOutcome, JudgeSetup, Submission, judge_answer
-from .scoring import metric_result, step_results
+from ..formats.scenario import Check, DialogTurn
+from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, judge_answer
+from ..judging.scoring import metric_result, step_results
+from ..schema.results import MetricResult, StepResult, TurnResult, Verdict
+from ..schema.vocabulary import METRICS, Metric
 
 
 @dataclass(frozen=True)

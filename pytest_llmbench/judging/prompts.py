@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..formats.images import ScenarioImage, user_content
-from ..formats.scenario import CriterionStep, Metric
-from ..results import Verdict
+from ..formats.scenario import CriterionStep
+from ..schema.results import Verdict
+from ..schema.vocabulary import Metric
 
 EVALUATOR_SYSTEM = (
     "You are a meticulous senior software engineer who evaluates answers to engineering "

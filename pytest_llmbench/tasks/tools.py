@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..code.workspace import safe_path
+from ..formats.codeblocks import extract_code_blocks
 from ..formats.dialog import TOOL_ARGUMENTS
 from ..models.base import ToolCall
-from ..results import ToolOutcome
-from .codeblocks import extract_code_blocks
-from .workspace import safe_path
+from ..schema.vocabulary import ToolOutcome
 
 MAX_FILE_CHARS = 400_000  # a write larger than this is refused, a read is cut there
 MAX_LISTED = 2000

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..airun.answers import (
+from ..errors import ModelError
+from ..models.base import ModelReply, ModelRequest
+from .answers import (
     AnswerFileError,
     answer_files,
     output_root,
     parse_answer_file,
     published_models,
 )
-from ..errors import ModelError
-from .base import ModelReply, ModelRequest
 
 REPLAY = "llmbench/replay"
 

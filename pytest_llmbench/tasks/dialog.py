@@ -1,7 +1,7 @@
 """One attempt at a dialog scenario: the model works turn by turn on a workspace.
 
 The workspace is a temporary folder seeded with the dataset's files. Each turn's user
-message is sent; the model answers with tool calls (evaluation/tools.py), which are
+message is sent; the model answers with tool calls (tasks/tools.py), which are
 executed and answered, until it calls finish_step. Every model call goes through the
 same Model as a single-shot answer (so cache, limits, retries and cost apply).
 
@@ -23,16 +23,17 @@ import asyncio
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..code.answer_metrics import measure_answer
 from ..errors import ModelError
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
-from ..metrics.answer import measure_answer
+from ..judging.judge import JudgeSetup, call_record
+from ..judging.scoring import attempt_quality, generation_rate
 from ..models.base import Model, ModelReply, ModelRequest, TaskContext, ToolCall
-from ..results import AttemptResult, CallRecord, DialogResult, ToolEvent
-from .judging import JudgeSetup, call_record
-from .scoring import attempt_quality, generation_rate
+from ..schema.results import AttemptResult, CallRecord, DialogResult, ToolEvent
+from .case import Case, Generation
 from .tools import (
     NATIVE_INSTRUCTIONS,
     NUDGE,
@@ -44,9 +45,6 @@ from .tools import (
     text_results,
 )
 from .turns import TurnRun, score_turns
-
-if TYPE_CHECKING:
-    from .pipeline import Case, Generation
 
 _NOT_A_TOOL_REJECTION = (401, 403, 408, 409, 429)
 _EVENT_TEXT = 200

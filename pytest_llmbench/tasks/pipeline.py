@@ -7,66 +7,25 @@ or image parts fit without changing this module's callers.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from statistics import mean
-from typing import Any
 
+from ..code.answer_metrics import measure_answer
+from ..code.checks import run_check
 from ..errors import RunError
-from ..formats.dataset import Dataset
-from ..formats.images import user_content
-from ..formats.scenario import METRICS, Scenario
-from ..metrics.answer import measure_answer
-from ..metrics.complexity import Complexity
+from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
+from ..judging.scoring import attempt_quality, generation_rate, metric_result, step_results
+from ..judging.statistics import exact_agreement
 from ..models.base import Model, ModelRequest, TaskContext
-from ..reporting.statistics import exact_agreement
-from ..results import (
+from ..schema.results import (
     AttemptResult,
     CallRecord,
     ImageRecord,
     ItemResult,
     Usage,
 )
-from .checks import run_check
+from ..schema.vocabulary import METRICS
+from .case import Case, Generation
 from .dialog import run_dialog_attempt
-from .judging import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
-from .scoring import attempt_quality, generation_rate, metric_result, step_results
-
-
-@dataclass(frozen=True)
-class Generation:
-    """How the candidate is asked."""
-
-    attempts: int
-    temperature: float | None
-    max_tokens: int | None
-    timeout: float
-    tool_protocol: str = "auto"  # dialogs: auto | native | text (evaluation/dialog.py)
-
-
-@dataclass(frozen=True)
-class Case:
-    """One scenario x dataset; a pytest item is a case x model."""
-
-    scenario: Scenario
-    dataset: Dataset | None
-    complexity: Complexity | None = None  # of the dataset, measured once at collection
-
-    @property
-    def label(self) -> str:
-        return f"{self.scenario.id}-{self.dataset.name}" if self.dataset else self.scenario.id
-
-    def messages(self) -> list[dict[str, Any]]:
-        """System and user message; the user's carries the scenario's images as parts."""
-        prompt = self.scenario.prompt_for(self.dataset)
-        return [
-            {"role": "system", "content": self.scenario.system},
-            {"role": "user", "content": user_content(prompt, self.scenario.images)},
-        ]
-
-    def prompt_text(self) -> str:
-        """The user prompt as readable text: images named by a note, never as base64."""
-        notes = [image.note() for image in self.scenario.images]
-        return "\n\n".join([self.scenario.prompt_for(self.dataset), *notes])
 
 
 async def run_attempt(

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from statistics import mean
 
-from ..formats.scenario import Check, CriterionStep, Metric
-from ..reporting.formulas import quality
-from ..results import MetricResult, StepResult, Verdict
-from .judging import JudgeOutcome
+from ..formats.scenario import Check, CriterionStep
+from ..schema.results import MetricResult, StepResult, Verdict
+from ..schema.vocabulary import Metric
+from .formulas import quality
+from .judge import JudgeOutcome
 
 
 def weighted_rate(pairs: list[tuple[float, bool]]) -> float | None:

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..formats.codeblocks import CodeBlock, extract_code_blocks
 from ..formats.paths import safe_path
-from .codeblocks import CodeBlock, extract_code_blocks
 from .syntax import language_of
 
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from ..formats.scenario import Check
-from ..results import Verdict
+from ..schema.results import Verdict
 from .syntax import TOOL_KINDS, check_files
 from .workspace import answer_workspace, safe_path
 

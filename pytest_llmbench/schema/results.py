@@ -11,11 +11,20 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .vocabulary import (
+    CheckStatus,
+    DialogEnd,
+    GradeMethod,
+    ItemStatus,
+    Metric,
+    ReportForm,
+    Role,
+    ToolOutcome,
+)
+
 # 2: dialog results (AttemptResult.dialog) and tool calls on CallRecord.
 SCHEMA_VERSION = 2
 PROPERTY_KEY = "llmbench"
-
-Metric = Literal["accuracy", "completeness"]
 
 
 class Schema(BaseModel):
@@ -26,7 +35,7 @@ class Schema(BaseModel):
 class CallRecord(Schema):
     """One model call."""
 
-    role: Literal["candidate", "evaluator", "grader"]
+    role: Role
     model: str
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
@@ -86,7 +95,7 @@ class Grade(Schema):
     metric: Metric
     judge: str
     grader: str
-    method: Literal["logprobs", "sampling"]
+    method: GradeMethod
     score: int | None = Field(default=None, description="argmax grade 1-4")
     weighted: float | None = Field(default=None, description="sum of k * p_k over k = 1..4")
     distribution: dict[str, float] = Field(
@@ -122,7 +131,7 @@ class JudgeReport(Schema):
 
     judge: str
     text: str
-    form: Literal["json", "markdown"] | None = None
+    form: ReportForm | None = None
     error: str | None = Field(default=None, description="why the report could not be used")
 
 
@@ -134,7 +143,7 @@ class FileCheck(Schema):
     checker: str | None = Field(
         default=None, description="python | node | esbuild | javac | structure; null if none ran"
     )
-    status: Literal["pass", "fail", "not checked"]
+    status: CheckStatus
     reason: str = Field(default="", description="the error with its line, or why not checked")
 
 
@@ -177,9 +186,6 @@ class CodeMetrics(Schema):
     executability_reason: str | None = None
 
 
-ToolOutcome = Literal["ok", "refused", "malformed", "finished", "ignored"]
-
-
 class ToolEvent(Schema):
     """One tool call of a dialog as it was executed."""
 
@@ -220,7 +226,7 @@ class DialogResult(Schema):
     protocol_note: str | None = Field(
         default=None, description="why the text protocol was used after native was tried"
     )
-    ended: Literal["finished", "round limit", "token limit", "time limit", "tool error limit"]
+    ended: DialogEnd
     end_reason: str = Field(default="", description="what ended the dialog, in words")
     turns: list[TurnResult]
     rounds: int = Field(default=0, description="model round-trips over the dialog")
@@ -258,7 +264,7 @@ class AttemptResult(Schema):
     dialog: DialogResult | None = Field(
         default=None,
         description="dialog scenarios: the answer is the files written (as fenced blocks), "
-        "the metrics the weighted mean of the turns' (see evaluation/dialog.py)",
+        "the metrics the weighted mean of the turns' (see tasks/dialog.py)",
     )
 
 
@@ -286,7 +292,7 @@ class ItemResult(Schema):
     dataset: str | None
     model: str
     complexity: dict[str, float | str | int | None] = Field(default_factory=dict)
-    status: Literal["scored", "unscored", "error", "skipped"]
+    status: ItemStatus
     reason: str | None = Field(
         default=None, description="why the item is unscored, errored or skipped"
     )

@@ -22,13 +22,13 @@ import functools
 
 from cydifflib import SequenceMatcher
 
-from ..evaluation.codeblocks import EXTENSION_LANGUAGES, extract_code_blocks
-from ..evaluation.syntax import TOOL_KINDS, check_files
-from ..evaluation.workspace import AnswerFile, answer_workspace
+from ..formats.codeblocks import EXTENSION_LANGUAGES, extract_code_blocks
 from ..formats.dataset import Dataset
 from ..formats.render import inline_files
-from ..results import CodeMetrics
+from ..schema.results import CodeMetrics
 from .complexity import Complexity, measure_file, total
+from .syntax import TOOL_KINDS, check_files
+from .workspace import AnswerFile, answer_workspace
 
 # A block without a path is measured as a file of its language's usual extension.
 _EXTENSION_OF = {language: extension for extension, language in EXTENSION_LANGUAGES.items()}

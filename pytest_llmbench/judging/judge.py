@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
 from ..formats.images import ScenarioImage
-from ..formats.scenario import METRICS, CriterionStep, Metric
+from ..formats.scenario import CriterionStep
 from ..models.base import Model, ModelReply, ModelRequest
-from ..results import CallRecord, Grade, JudgeReport, Verdict
+from ..schema.results import CallRecord, Grade, JudgeReport, Verdict
+from ..schema.vocabulary import METRICS, GradeMethod, Metric
 from .parsing import (
     ReportParseError,
     distribution_from_samples,
@@ -115,7 +115,7 @@ def _grade_from(
     metric: Metric,
     judge: str,
     grader: str,
-    method: Literal["logprobs", "sampling"],
+    method: GradeMethod,
     dist: dict[int, float],
     samples: int,
 ) -> Grade:

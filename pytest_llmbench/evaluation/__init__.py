@@ -1,1 +1,0 @@
-"""Judging answers: deterministic checks, evaluator LLMs, grader LLMs, the item pipeline."""

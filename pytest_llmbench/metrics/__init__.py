@@ -1,1 +1,0 @@
-"""Code metrics: complexity of code bases and answers."""

@@ -1,0 +1,5 @@
+"""What a run writes and reads back: the shared vocabulary and the versioned item result.
+
+vocabulary  metrics, roles, statuses and modes, each spelled once
+results     the per-item result (ItemResult) and its parts, pydantic models
+"""

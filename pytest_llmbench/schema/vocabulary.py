@@ -1,0 +1,34 @@
+"""The words every layer shares: metrics, roles, statuses and modes, each spelled once."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Metric = Literal["accuracy", "completeness"]
+METRICS: tuple[Metric, Metric] = ("accuracy", "completeness")
+
+# Who a model call works for.
+Role = Literal["candidate", "evaluator", "grader"]
+
+# An item's outcome: scored (a metric has a value), unscored (nothing could score it),
+# error (the item could not run), skipped (resumed, or the budget ran out).
+ItemStatus = Literal["scored", "unscored", "error", "skipped"]
+
+# How a grade distribution was obtained.
+GradeMethod = Literal["logprobs", "sampling"]
+
+# The form an evaluator report was written in.
+ReportForm = Literal["json", "markdown"]
+
+# A syntax or structure check of one file.
+CheckStatus = Literal["pass", "fail", "not checked"]
+
+# What became of one tool call in a dialog.
+ToolOutcome = Literal["ok", "refused", "malformed", "finished", "ignored"]
+
+# Why a dialog ended.
+DialogEnd = Literal["finished", "round limit", "token limit", "time limit", "tool error limit"]
+
+# The request cache: on (read and write), off, refresh (write only), replay (read only).
+CacheMode = Literal["on", "off", "refresh", "replay"]
+CACHE_MODES: tuple[CacheMode, ...] = ("on", "off", "refresh", "replay")
