@@ -30,7 +30,9 @@ _ENV = jinja2.Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
-_DATA_TAG = re.compile(r'<script type="application/gzip-base64" data-name="([^"]+)">([^<]*)</script>')
+_DATA_TAG = re.compile(
+    r'<script type="application/gzip-base64" data-name="([^"]+)">([^<]*)</script>'
+)
 
 
 @cache
@@ -64,6 +66,4 @@ def render(
 
 def embedded_files(html: str) -> dict[str, Any]:
     """The data a page embeds, decoded: file name -> JSON value (for tests and tools)."""
-    return {
-        name: viewdata.unpack(base64.b64decode(text)) for name, text in _DATA_TAG.findall(html)
-    }
+    return {name: viewdata.unpack(base64.b64decode(text)) for name, text in _DATA_TAG.findall(html)}
