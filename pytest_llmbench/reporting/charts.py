@@ -221,15 +221,16 @@ def output_gci(item: dict[str, Any]) -> float | None:
 
 
 def _cost_chart(models: Sequence[dict[str, Any]], order: Sequence[str]) -> dict[str, str | None]:
-    """Score versus cost, else versus tokens; with neither, no chart but the reason."""
-    has_cost = any(r["candidate_cost_usd"] is not None for r in models)
+    """Score versus cost, else versus tokens; with neither, no chart but the reason
+    (offline models cost $0 and count no tokens: every point would sit at 0)."""
+    has_cost = any((r["candidate_cost_usd"] or 0.0) > 0 for r in models)
     if not has_cost and not any(r["candidate_tokens"] for r in models):
         return {
             "cost_label": "cost",
             "cost": None,
             "cost_note": "No cost and no token counts: every model here answered offline "
-            "(such as llmbench/reference or llmbench/echo) or reported no usage, so there "
-            "is nothing to plot against the score.",
+            "(such as llmbench/reference or llmbench/echo) or reported no usage, so every "
+            "point would sit at 0. Models called through an API get a cost or token axis.",
         }
     label = "candidate cost (USD)" if has_cost else "candidate tokens (no prices known)"
     points = [

@@ -2,7 +2,7 @@
 // category, dataset, status, score range and a text search over prompts, answers and
 // reasons. The filters are the URL's query, so a filtered list can be shared.
 import { allDetails } from "./data.js";
-import { el, num, usd, scoreColour, sortHeader, compareValues } from "./util.js";
+import { el, breakable, num, usd, scoreColour, sortHeader, compareValues } from "./util.js";
 import { hashFor, replaceParams } from "./main.js";
 
 const PAGE = 200;
@@ -57,7 +57,7 @@ function row(run, r, floors) {
   const link = hashFor("item", { r: run, i: r.i });
   const floor = floors[r.formula] || 0;
   return el("tr", { class: `status-${r.status}`, "data-i": r.i },
-    el("td", { class: "name" }, el("a", { href: link, text: r.model })),
+    el("td", { class: "name" }, el("a", { href: link }, breakable(r.model))),
     el("td", { class: "name", text: r.category }), el("td", { class: "name" }, el("a", { href: link, text: r.scenario })),
     el("td", { class: "name", text: r.dataset || "–" }),
     el("td", { class: `status`, text: r.status, title: r.reason || null }),

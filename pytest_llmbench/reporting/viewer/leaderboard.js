@@ -1,6 +1,6 @@
 // The leaderboard: sortable columns with their meaning as tooltips, equal scores ranked
 // equal, score intervals as whiskers, the checkers each model's answers met, the charts.
-import { el, num, pct, usd, ci, ranks, sortHeader, compareValues, scoreColour } from "./util.js";
+import { el, breakable, num, pct, usd, ci, ranks, sortHeader, compareValues, scoreColour } from "./util.js";
 
 const state = { key: "score", dir: -1 };
 
@@ -45,7 +45,7 @@ function sourcesText(row) {
 // Column key -> [value for sorting, cell].
 function columns(run, row, floor) {
   return {
-    model: [row.model, el("td", { class: "name", text: row.model })],
+    model: [row.model, el("td", { class: "name" }, breakable(row.model))],
     score: [row.score, whisker(row, floor)],
     accuracy: [row.accuracy, el("td", { title: ci(row.accuracy_ci), text: num(row.accuracy) })],
     completeness: [row.completeness, el("td", { title: ci(row.completeness_ci), text: num(row.completeness) })],
@@ -71,6 +71,13 @@ function formulaFloor(run, formula) {
   return parts.length === 1 ? run.floors[parts[0]] || 0 : Math.min(...parts.map((f) => run.floors[f] || 0));
 }
 
+function label(run, key) {
+  const column = run.columns[key];
+  const k = run.board.attempts;
+  if (key === "pass_at_k") return [`pass@${k}`, `p@${k}`];
+  return column.short ? [column.label, column.short] : column.label;
+}
+
 function table(run, redraw) {
   const models = run.board.models;
   const rankOf = new Map(models.map((r, n) => [r, ranks(models.map((m) => m.score))[n]]));
@@ -87,7 +94,7 @@ function table(run, redraw) {
     redraw();
   };
   const head = el("tr", {}, el("th", { title: help(run, "rank"), text: "#" }),
-    keys.map((k) => sortHeader(k === "pass_at_k" ? `pass@${run.board.attempts}` : run.columns[k].label, help(run, k), k, state, onSort)));
+    keys.map((k) => sortHeader(label(run, k), help(run, k), k, state, onSort)));
   return el("table", { id: "leaderboard", class: "board" }, el("thead", {}, head),
     el("tbody", {}, sorted.map((r) => el("tr", {}, el("td", { class: "rank", text: rankOf.get(r) ?? "–" }), keys.map((k) => cells.get(r)[k][1])))));
 }

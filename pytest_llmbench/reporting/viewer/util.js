@@ -23,6 +23,12 @@ function append(node, children) {
   }
 }
 
+// A name that may wrap after "/", "-" or "_" (model ids), each part as text.
+export function breakable(name) {
+  const parts = String(name).split(/(?<=[/_-])/);
+  return parts.flatMap((part, n) => (n ? [document.createElement("wbr"), part] : [part]));
+}
+
 export function num(value, digits = 2) {
   return typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "–";
 }
@@ -64,6 +70,7 @@ export function ranks(scores) {
 }
 
 // A sortable table header: clicking sorts by the column, again reverses.
+// `label` is a text, or [long, short] shown by the screen's width (viewer.css).
 export function sortHeader(label, help, key, state, onSort) {
   const dir = state.key === key ? state.dir : null;
   return el("th", {
@@ -72,7 +79,8 @@ export function sortHeader(label, help, key, state, onSort) {
     "aria-sort": dir === null ? "none" : dir > 0 ? "ascending" : "descending",
     class: "sortable",
     onclick: () => onSort(key),
-  }, label, el("span", { class: "arrow", text: dir === null ? "" : dir > 0 ? " ▲" : " ▼" }));
+  }, Array.isArray(label) ? [el("span", { class: "long", text: label[0] }), el("span", { class: "short", text: label[1] })] : label,
+  el("span", { class: "arrow", text: dir === null ? "" : dir > 0 ? " ▲" : " ▼" }));
 }
 
 export function compareValues(a, b) {
