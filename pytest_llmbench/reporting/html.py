@@ -49,6 +49,7 @@ def page(title: str, files: dict[str, bytes] | None = None, data_url: str = "") 
         css=Markup(_asset("viewer.css")),
         js=Markup(_asset("viewer.js")),
         files=viewdata.embedded(files or {}),
+        first=viewdata.INDEX,
         data_url=data_url,
     )
 

@@ -27,6 +27,7 @@ from . import charts
 from .help import COLUMNS
 
 CHUNK = 200
+INDEX = "index.json.gz"  # the summaries of the runs and their comparisons
 Item = dict[str, Any]
 # Attempt fields the viewer does not show: raw call records repeat the answer and reports.
 _DROPPED_ATTEMPT_FIELDS = ("calls",)
@@ -188,7 +189,7 @@ class Bundle:
     def files(self) -> dict[str, bytes]:
         """File name -> gzip bytes: `index.json.gz` and `run<R>-chunk<K>.json.gz`."""
         index = {"runs": [r.summary for r in self.runs], "comparisons": self.comparisons}
-        out = {"index.json.gz": pack(index)}
+        out = {INDEX: pack(index)}
         for r, run in enumerate(self.runs):
             for k, chunk in enumerate(run.chunks):
                 out[chunk_name(r, k)] = pack(chunk)

@@ -9,7 +9,15 @@ async function gunzipJson(bytes) {
   return JSON.parse(await new Response(stream).text());
 }
 
-function embedded(name) {
+// report.html embeds the item details after the app's script: wait until they are read.
+const parsed = new Promise((done) => {
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", done);
+  else done();
+});
+
+async function embedded(name) {
+  if (!document.querySelector('script[type="application/gzip-base64"]')) return null;
+  if (name !== "index.json.gz") await parsed;
   for (const tag of document.querySelectorAll('script[type="application/gzip-base64"]')) {
     if (tag.dataset.name === name) {
       const binary = atob(tag.textContent.trim());
@@ -30,7 +38,7 @@ async function served(name) {
 
 export function load(name) {
   if (!cache.has(name)) {
-    cache.set(name, (async () => gunzipJson(embedded(name) || (await served(name))))());
+    cache.set(name, (async () => gunzipJson((await embedded(name)) || (await served(name))))());
   }
   return cache.get(name);
 }
