@@ -75,8 +75,9 @@ def bundle(dirs: Sequence[Path]) -> viewdata.Bundle:
     for n, new in enumerate(runs[1:], start=1):
         formula = common_formula([runs[0], new], None)
         base_groups = groups(runs[0], common_attempts([runs[0]]), formula)
+        # Flagged as in `llmbench compare --fail-on-regression=0`: the whole interval < 0.
         comparisons[str(n)] = compare(
-            base_groups, groups(new, common_attempts([new]), formula), None
+            base_groups, groups(new, common_attempts([new]), formula), 0.0
         )
     return viewdata.Bundle(data, comparisons)
 

@@ -53,7 +53,7 @@ function acrossRuns(index, p) {
   const regressions = changes.filter((c) => c.order === 0).length;
   const summary = (index.comparisons[String(newRun)] || []);
   const link = (run, r) => (r ? el("a", { href: hashFor("item", { r: run, i: r.i }), text: `${r.status} ${num(r.score, 3)}` }) : "–");
-  return el("section", { id: "across-runs" }, el("h3", { text: `Runs: ${index.runs[0].name} (base) → ${index.runs[newRun].name} (new)` }),
+  return el("section", { id: "across-runs" }, el("h3", { text: `BASE ${index.runs[0].name} → NEW ${index.runs[newRun].name}: change = NEW - BASE` }),
     index.runs.length > 2 ? el("label", {}, "New run ", el("select", { onchange: (e) => { location.hash = hashFor("compare", { ...p, new: e.target.value }); } },
       index.runs.slice(1).map((r, n) => el("option", { value: n + 1, selected: n + 1 === newRun, text: r.name })))) : null,
     summary.length ? el("table", { id: "run-change" }, el("tr", {}, ["Model", "Category", "Base", "New", "Change", "95% CI of change", "Items base/new", ""].map((h) => el("th", { class: "name", text: h }))),

@@ -102,7 +102,7 @@ export async function itemsView(body, index, params) {
       el("button", { type: "button", disabled: (page + 1) * PAGE >= shown.length, onclick: () => { p.page = page + 1; update(); }, text: "Next" })) : null;
     holder.replaceChildren(el("table", { id: "items" },
       el("thead", {}, el("tr", {}, COLUMNS.map(([k, label]) => sortHeader(label, null, k, state, onSort)))),
-      el("tbody", {}, visible.map((r) => row(run, r, index.runs[run].floors)))), pager);
+      el("tbody", {}, visible.map((r) => row(run, r, index.runs[run].floors)))), pager || "");
   };
   const set = (key, value) => {
     p[key] = value;

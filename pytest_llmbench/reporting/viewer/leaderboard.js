@@ -82,7 +82,8 @@ function table(run, redraw) {
   const models = run.board.models;
   const rankOf = new Map(models.map((r, n) => [r, ranks(models.map((m) => m.score))[n]]));
   const cells = new Map(models.map((r) => [r, columns(run, r, formulaFloor(run, r.formula))]));
-  const keys = Object.keys(cells.get(models[0]) || {});
+  // With one attempt allowed pass@k is pass@1: shown once.
+  const keys = Object.keys(cells.get(models[0]) || {}).filter((k) => k !== "pass_at_k" || run.board.attempts > 1);
   const sorted = [...models].sort((a, b) => {
     const va = cells.get(a)[state.key][0], vb = cells.get(b)[state.key][0];
     if (va === null || vb === null) return compareValues(va, vb);
