@@ -25,6 +25,7 @@ from ..formats.scenario import NO_DATASET, load_scenario
 from ..judging.formulas import FORMULAS, Terms
 from . import charts
 from .help import COLUMNS
+from .leaderboard import ranks
 
 CHUNK = 200
 INDEX = "index.json.gz"  # the summaries of the runs and their comparisons
@@ -157,6 +158,7 @@ def run_data(
             "items": len(items),
         },
         "board": board,
+        "ranks": ranks(board["models"]),  # by model row, equal scores sharing a rank
         "floors": floors,
         "checkers": checkers(items),
         "columns": COLUMNS,

@@ -1,6 +1,6 @@
 // The leaderboard: sortable columns with their meaning as tooltips, equal scores ranked
 // equal, score intervals as whiskers, the checkers each model's answers met, the charts.
-import { el, breakable, num, pct, usd, ci, ranks, sortHeader, compareValues, scoreColour } from "./util.js";
+import { el, breakable, num, pct, usd, ci, sortHeader, compareValues, scoreColour } from "./util.js";
 
 const state = { key: "score", dir: -1 };
 
@@ -80,7 +80,7 @@ function label(run, key) {
 
 function table(run, redraw) {
   const models = run.board.models;
-  const rankOf = new Map(models.map((r, n) => [r, ranks(models.map((m) => m.score))[n]]));
+  const rankOf = new Map(models.map((r, n) => [r, run.ranks[n]]));
   const cells = new Map(models.map((r) => [r, columns(run, r, formulaFloor(run, r.formula))]));
   // With one attempt allowed pass@k is pass@1: shown once.
   const keys = Object.keys(cells.get(models[0]) || {}).filter((k) => k !== "pass_at_k" || run.board.attempts > 1);

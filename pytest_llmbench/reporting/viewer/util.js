@@ -64,11 +64,6 @@ export function itemKey(row) {
   return [row.model, row.category, row.scenario, row.dataset || ""].join("\u0000");
 }
 
-// Competition ranking: equal scores share a rank (1, 1, 3).
-export function ranks(scores) {
-  return scores.map((s) => (s === null ? null : 1 + scores.filter((t) => t !== null && t > s + 1e-12).length));
-}
-
 // A sortable table header: clicking sorts by the column, again reverses.
 // `label` is a text, or [long, short] shown by the screen's width (viewer.css).
 export function sortHeader(label, help, key, state, onSort) {
