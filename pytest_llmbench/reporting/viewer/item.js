@@ -42,14 +42,27 @@ function metric(name, m) {
       distribution(g.distribution || {}), g.error ? el("span", { class: "fail", text: ` ${g.error}` }) : null)));
 }
 
-// An evaluator report is often JSON on one line: shown as indented fields.
+// A list of records (the report's steps) as a table, one column per field.
+function records(list) {
+  const keys = [...new Set(list.flatMap((o) => Object.keys(o)))];
+  const cell = (v) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
+  return el("table", { class: "records" }, el("tr", {}, keys.map((k) => el("th", { class: "name", text: k }))),
+    list.map((o) => el("tr", {}, keys.map((k) => el("td", { class: `name ${o[k] === false ? "fail" : o[k] === true ? "pass" : ""}`, text: cell(o[k]) })))));
+}
+
+function field(v) {
+  if (Array.isArray(v) && v.length && v.every((o) => o && typeof o === "object" && !Array.isArray(o))) return records(v);
+  return el("pre", { text: typeof v === "string" ? v : JSON.stringify(v, null, 2) });
+}
+
+// An evaluator report is often JSON on one line: shown as its fields, lists as tables.
 function report(r) {
   let body;
   try {
     const value = JSON.parse(r.text);
-    body = typeof value === "object" && value !== null
-      ? el("dl", { class: "report" }, Object.entries(value).map(([k, v]) => [el("dt", { text: k }), el("dd", {}, el("pre", { text: typeof v === "string" ? v : JSON.stringify(v, null, 2) }))]))
-      : el("pre", { text: r.text });
+    body = typeof value === "object" && value !== null && !Array.isArray(value)
+      ? el("dl", { class: "report" }, Object.entries(value).map(([k, v]) => [el("dt", { text: k }), el("dd", {}, field(v))]))
+      : field(value);
   } catch {
     body = el("pre", { text: r.text });
   }
