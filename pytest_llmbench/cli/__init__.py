@@ -17,7 +17,15 @@ from collections.abc import Callable, Sequence
 from ..errors import LLMBenchError
 
 # Module names under pytest_llmbench.cli, one per subcommand group.
-COMMANDS: tuple[str, ...] = ("complexity", "datasets", "catalogue", "merge", "compare", "airun")
+COMMANDS: tuple[str, ...] = (
+    "complexity",
+    "datasets",
+    "catalogue",
+    "merge",
+    "compare",
+    "airun",
+    "view",
+)
 
 Handler = Callable[[argparse.Namespace], int]
 

@@ -63,7 +63,7 @@ def add_parser(subparsers: Any) -> None:
 Groups = dict[tuple[str, str], list[float]]
 
 
-def _groups(run: Run, attempts: int, formula: str | None) -> Groups:
+def groups(run: Run, attempts: int, formula: str | None) -> Groups:
     """Scored items' scores per (model, ALL) and (model, category)."""
     groups: Groups = defaultdict(list)
     for item, score in zip(
@@ -119,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
     base, new = load_run(args.base), load_run(args.new)
     formula = common_formula([base, new], args.score_formula)
     rows = compare(
-        _groups(base, common_attempts([base]), formula),
-        _groups(new, common_attempts([new]), formula),
+        groups(base, common_attempts([base]), formula),
+        groups(new, common_attempts([new]), formula),
         args.fail_on_regression,
     )
     print(f"score formula {formula or 'category defaults'}; change = NEW - BASE")

@@ -1,20 +1,22 @@
-"""Inline SVG charts for report.html, drawn in Python (no script, no network).
+"""SVG charts of the report viewer, drawn in Python (no script, no network).
 
 Every label goes through html.escape: model and category names come from user input.
+The page inserts them unscaled in a scrolling box, so their text keeps its size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 WIDTH = 640
 ROW = 26
-# Approximate advance of one character at the charts' 12px (labels) and 10px (small)
+# Approximate advance of one character at the charts' 13px (labels) and 12px (small)
 # font sizes: SVG text does not wrap, so room for labels is reserved from their length.
-CHAR_PX = 7.0
-SMALL_CHAR_PX = 6.0
+CHAR_PX = 7.6
+SMALL_CHAR_PX = 7.0
 # Colours of the series (models) in scatter plots, in order; more series reuse them.
 PALETTE = ("#c1504a", "#4a7fc1", "#3a9a5b", "#c18a2a", "#8a58b0", "#2aa5b0", "#777777")
 
@@ -86,9 +88,10 @@ def bar_chart(bars: Sequence[Bar], title: str) -> str:
     return _svg(height, body, title, width)
 
 
-def _colour(value: float) -> str:
-    # Red (0) through yellow to green (1) in HSL.
-    return f"hsl({120 * max(0.0, min(1.0, value)):.0f}, 65%, 72%)"
+def _colour(value: float, floor: float = 0.0) -> str:
+    # Red (the formula's floor, a do-nothing answer) through yellow to green (1) in HSL.
+    share = (value - floor) / (1 - floor) if floor < 1 else value
+    return f"hsl({120 * max(0.0, min(1.0, share)):.0f}, 65%, 72%)"
 
 
 def heat_map(
@@ -96,7 +99,10 @@ def heat_map(
     columns: Sequence[str],
     cells: dict[tuple[str, str], float | None],
     title: str,
+    floors: Mapping[tuple[str, str], float] | None = None,
 ) -> str:
+    """Cells coloured on their formula's own scale: from its floor (`floors`, a
+    do-nothing answer's score; 0 when not given) to 1."""
     left = _left(rows)
     # Each column is as wide as its longest label needs, so the labels never overlap.
     longest = max((len(column) for column in columns), default=0)
@@ -112,10 +118,12 @@ def heat_map(
         for c, column in enumerate(columns):
             value = cells.get((row, column))
             x = left + c * cell_w
-            fill = "#eee" if value is None else _colour(value)
+            low = (floors or {}).get((row, column), 0.0)
+            fill = "#eee" if value is None else _colour(value, low)
             body.append(
                 f'<rect class="cell" x="{x}" y="{y}" width="{cell_w - 2}" height="{ROW - 2}" '
-                f'fill="{fill}"><title>{escape(row)} x {escape(column)}: {_fmt(value, 3)}</title></rect>'
+                f'fill="{fill}"><title>{escape(row)} x {escape(column)}: {_fmt(value, 3)} '
+                f"(do-nothing floor {low:.2f})</title></rect>"
             )
             body.append(_text(x + cell_w / 2, y + 17, _fmt(value), "middle", "small"))
     return _svg(28 + len(rows) * ROW + 6, body, title, width)
@@ -203,3 +211,79 @@ def scatter(
             body.append(_text(left + 16, y + 4, name, cls="small"))
         height += 8 + len(colours) * 18
     return _svg(height, body, title)
+
+
+def output_gci(item: dict[str, Any]) -> float | None:
+    """GCI of the best answer's code (results.CodeMetrics), when it has code."""
+    code = item.get("code")
+    gci = code.get("gci") if isinstance(code, dict) else None
+    return float(gci) if isinstance(gci, int | float) else None
+
+
+def _cost_chart(models: Sequence[dict[str, Any]], order: Sequence[str]) -> dict[str, str | None]:
+    """Score versus cost, else versus tokens; with neither, no chart but the reason
+    (offline models cost $0 and count no tokens: every point would sit at 0)."""
+    has_cost = any((r["candidate_cost_usd"] or 0.0) > 0 for r in models)
+    if not has_cost and not any(r["candidate_tokens"] for r in models):
+        return {
+            "cost_label": "cost",
+            "cost": None,
+            "cost_note": "No cost and no token counts: every model here answered offline "
+            "(such as llmbench/reference or llmbench/echo) or reported no usage, so every "
+            "point would sit at 0. Models called through an API get a cost or token axis.",
+        }
+    label = "candidate cost (USD)" if has_cost else "candidate tokens (no prices known)"
+    points = [
+        Point(
+            r["model"],
+            (r["candidate_cost_usd"] or 0.0) if has_cost else float(r["candidate_tokens"]),
+            r["score"],
+            r["model"],
+        )
+        for r in models
+        if r["score"] is not None
+    ]
+    chart = scatter(points, "score versus cost", label, "score", y_limit=1.0, series_order=order)
+    return {"cost_label": label, "cost": chart, "cost_note": None}
+
+
+def report_charts(
+    board: dict[str, Any], items: Sequence[dict[str, Any]], floors: Mapping[str, float]
+) -> dict[str, str | None]:
+    """The viewer's charts as SVG text: scores, heat map, cost and (with code) complexity."""
+    models = board["models"]
+    order = [r["model"] for r in models]
+    bars = [Bar(r["model"], r["score"], *(r["score_ci"] or (None, None))) for r in models]
+    categories = sorted({r["category"] for r in board["categories"]})
+    cells = {(r["model"], r["category"]): r["score"] for r in board["categories"]}
+    # A category row has one formula (its category's or the chosen one).
+    cell_floors = {
+        (r["model"], r["category"]): floors.get(r["formula"], 0.0) for r in board["categories"]
+    }
+    complexity = [
+        Point(
+            f"{i['model']} · {i['scenario']} · {i.get('dataset') or '-'}",
+            float(i["complexity"]["gci"]),
+            out,
+            i["model"],
+        )
+        for i in items
+        if isinstance(i.get("complexity", {}).get("gci"), int | float)
+        and (out := output_gci(i)) is not None
+    ]
+    return {
+        "scores": bar_chart(bars, "score by model"),
+        "heatmap": heat_map(order, categories, cells, "score heat map", cell_floors),
+        **_cost_chart(models, order),
+        "complexity": scatter(
+            complexity,
+            "complexity",
+            "input GCI",
+            "output GCI",
+            diagonal=True,
+            labels=False,
+            series_order=order,
+        )
+        if complexity
+        else None,
+    }

@@ -1,151 +1,70 @@
-"""report.html: one self-contained page (inline CSS, inline SVG, a few lines of inline JS).
+"""report.html and the pages of `llmbench view`: one shell around the viewer app.
 
-The page is rendered by jinja2 with autoescaping on, so every model answer, judge report
-and name is shown as text and never runs as HTML; the charts are built in `charts.py`,
-which escapes its labels, and are the only markup passed through unescaped.
+The shell carries the viewer's script and style inline (static/viewer.js, viewer.css,
+built from viewer/ by scripts/build-viewer) and either embeds the data (report.html:
+every file of `viewdata.Bundle` gzip-compressed and base64-encoded, decoded in the page
+by the browser's DecompressionStream) or names the URL the files are served from.
+Nothing is loaded from the network. The app writes every model answer, judge report
+and name as text (textContent), never as markup; only the charts' SVG, escaped in
+`charts.py`, and highlight.js's escaped output are inserted as markup.
 """
 
 from __future__ import annotations
 
+import base64
+import re
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
-from . import charts
+from . import viewdata
 
+STATIC = Path(__file__).parent / "static"
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
     autoescape=True,
-    # Results written by older versions may lack newer fields: render them empty.
-    undefined=jinja2.ChainableUndefined,
     trim_blocks=True,
     lstrip_blocks=True,
 )
+_DATA_TAG = re.compile(
+    r'<script type="application/gzip-base64" data-name="([^"]+)">([^<]*)</script>'
+)
 
 
-def _fmt(value: object, digits: int = 2) -> str:
-    return f"{value:.{digits}f}" if isinstance(value, int | float) else "–"
+@cache
+def _asset(name: str) -> str:
+    text = (STATIC / name).read_text(encoding="utf-8")
+    # Inline in a <script>/<style>: a closing tag inside a string must not end it.
+    return re.sub(r"</(script|style)", r"<\\/\1", text, flags=re.IGNORECASE)
 
 
-def _ci(interval: Sequence[float] | None) -> str:
-    return "–" if not interval else f"[{interval[0]:.3f}, {interval[1]:.3f}]"
-
-
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{value:.0%}"
-
-
-def _cost(value: object) -> str:
-    return f"${value:.4f}" if isinstance(value, int | float) else "–"
-
-
-def _verdict(verdict: dict[str, Any] | None) -> Markup:
-    if verdict is None:
-        return Markup("–")
-    word = "Pass" if verdict["passed"] else "Fail"
-    confidence = f" ({verdict['confidence']:.0f}%)" if verdict.get("confidence") is not None else ""
-    return Markup('<span class="{}" title="{}">{}{}</span>').format(
-        word.lower(), verdict.get("reason", ""), word, confidence
+def page(title: str, files: dict[str, bytes] | None = None, data_url: str = "") -> str:
+    """The shell: with `files` embedded (report.html), else reading them from `data_url`."""
+    return _ENV.get_template("report.html.j2").render(
+        title=title,
+        css=Markup(_asset("viewer.css")),
+        js=Markup(_asset("viewer.js")),
+        files=viewdata.embedded(files or {}),
+        first=viewdata.INDEX,
+        data_url=data_url,
     )
-
-
-def _judges_of(attempt: dict[str, Any]) -> list[str]:
-    return sorted({j for step in attempt["steps"] for j in step["judges"]})
-
-
-def output_gci(item: dict[str, Any]) -> float | None:
-    """GCI of the best answer's code (results.CodeMetrics), when it has code."""
-    code = item.get("code")
-    gci = code.get("gci") if isinstance(code, dict) else None
-    return float(gci) if isinstance(gci, int | float) else None
-
-
-def _charts(board: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    models = board["models"]
-    order = [r["model"] for r in models]
-    bars = [charts.Bar(r["model"], r["score"], *(r["score_ci"] or (None, None))) for r in models]
-    categories = sorted({r["category"] for r in board["categories"]})
-    cells = {(r["model"], r["category"]): r["score"] for r in board["categories"]}
-    has_cost = any(r["candidate_cost_usd"] is not None for r in models)
-    cost_label = "candidate cost (USD)" if has_cost else "candidate tokens (no prices known)"
-    points = [
-        charts.Point(
-            r["model"],
-            (r["candidate_cost_usd"] or 0.0) if has_cost else float(r["candidate_tokens"]),
-            r["score"],
-            r["model"],
-        )
-        for r in models
-        if r["score"] is not None
-    ]
-    complexity = [
-        charts.Point(
-            f"{i['model']} · {i['scenario']} · {i.get('dataset') or '-'}",
-            float(i["complexity"]["gci"]),
-            out,
-            i["model"],
-        )
-        for i in items
-        if isinstance(i.get("complexity", {}).get("gci"), int | float)
-        and (out := output_gci(i)) is not None
-    ]
-    return {
-        "scores": Markup(charts.bar_chart(bars, "score by model")),
-        "heatmap": Markup(
-            charts.heat_map([r["model"] for r in models], categories, cells, "score heat map")
-        ),
-        "cost_label": cost_label,
-        "cost": Markup(
-            charts.scatter(
-                points, "score versus cost", cost_label, "score", y_limit=1.0, series_order=order
-            )
-        ),
-        "complexity": Markup(
-            charts.scatter(
-                complexity,
-                "complexity",
-                "input GCI",
-                "output GCI",
-                diagonal=True,
-                labels=False,
-                series_order=order,
-            )
-        )
-        if complexity
-        else None,
-    }
 
 
 def render(
-    document: dict[str, Any], items: Sequence[dict[str, Any]], scores: Sequence[float | None]
+    document: dict[str, Any],
+    items: Sequence[dict[str, Any]],
+    scores: Sequence[float | None],
+    refs: dict[tuple[str, str], str] | None = None,
 ) -> str:
-    board = document["leaderboard"]
-    order = {r["model"]: n for n, r in enumerate(board["models"])}
+    """report.html of one run, every part embedded."""
+    run = viewdata.run_data(document, items, scores, refs or {})
+    return page("pytest-llmbench report", viewdata.Bundle([run]).files())
 
-    def position(pair: tuple[dict[str, Any], float | None]) -> tuple[int, str, str, str]:
-        item = pair[0]
-        return (
-            order.get(item["model"], 0),
-            item["category"],
-            item["scenario"],
-            item.get("dataset") or "",
-        )
 
-    pairs = sorted(zip(items, scores, strict=True), key=position)
-    rows = [{"item": item, "score": score} for item, score in pairs]
-    return _ENV.get_template("report.html.j2").render(
-        doc=document,
-        board=board,
-        items=items,
-        rows=rows,
-        charts=_charts(board, items),
-        fmt=_fmt,
-        ci=_ci,
-        pct=_pct,
-        cost=_cost,
-        verdict=_verdict,
-        judges_of=_judges_of,
-    )
+def embedded_files(html: str) -> dict[str, Any]:
+    """The data a page embeds, decoded: file name -> JSON value (for tests and tools)."""
+    return {name: viewdata.unpack(base64.b64decode(text)) for name, text in _DATA_TAG.findall(html)}

@@ -215,6 +215,13 @@ def _tokens(usage: dict[str, Any]) -> int:
     return int(usage["prompt_tokens"]) + int(usage["completion_tokens"])
 
 
+def ranks(models: Sequence[dict[str, Any]]) -> list[int | None]:
+    """Competition ranks of model rows by score: equal scores share a rank (1, 1, 3);
+    an unscored row has none."""
+    scores = [r["score"] for r in models]
+    return [None if s is None else 1 + sum(t is not None and t > s for t in scores) for s in scores]
+
+
 def identity(item: Item) -> tuple[str, str, str, str, str]:
     """What makes two results the same item (also `llmbench merge`'s key)."""
     fields = ("nodeid", "model", "scenario", "category", "dataset")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .leaderboard import CODE_METRICS
+from .leaderboard import CODE_METRICS, ranks
 
 
 def _num(value: float | None, digits: int = 2) -> str:
@@ -63,14 +63,14 @@ COLUMNS = [
 def model_table(board: dict[str, Any]) -> list[str]:
     rows = [
         [
-            str(i),
+            "–" if rank is None else str(rank),
             r["model"],
             *_cells(r),
             str(r["judge_tokens"]),
             _cost(r["candidate_cost_usd"]),
             _cost(r["judge_cost_usd"]),
         ]
-        for i, r in enumerate(board["models"], start=1)
+        for rank, r in zip(ranks(board["models"]), board["models"], strict=True)
     ]
     return _table(["#", "Model", *COLUMNS, "Judge tokens", "Cost", "Judge cost"], rows)
 

@@ -3,7 +3,8 @@
 results.jsonl     one item result per line, appended as soon as the item finishes
 leaderboard.json  the envelope below with the leaderboard
 leaderboard.md    the same as Markdown tables
-report.html       the leaderboard, charts and every item's details in one self-contained page
+report.html       the report viewer with every item's details (and the scenarios'
+                  reference answers) embedded compressed, in one self-contained page
 
 The plugin's report hook and `llmbench merge` both write through `publish`.
 """
@@ -20,7 +21,7 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..schema.results import SCHEMA_VERSION
-from . import html, leaderboard, markdown
+from . import html, leaderboard, markdown, viewdata
 from .workspaces import save_workspaces
 
 RESULTS = "results.jsonl"
@@ -113,6 +114,7 @@ def publish(
         json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
     (folder / LEADERBOARD_MD).write_text(markdown.render(board), encoding="utf-8")
-    page = html.render(document, items, leaderboard.scores(items, attempts, formula))
+    refs = viewdata.references(items, [rootdir])
+    page = html.render(document, items, leaderboard.scores(items, attempts, formula), refs)
     (folder / REPORT_HTML).write_text(page, encoding="utf-8")
     return document

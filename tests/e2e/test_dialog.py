@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from pytest_llmbench.reporting import html
 from tests.conftest import REPO, model_row, read_leaderboard, read_results
 from tests.dialog_project import arguments, message, script_player, write_dialog_project
+from tests.e2e.test_report_html import chromium
 from tests.llm_server import FakeLLMServer
 
 
@@ -56,9 +58,21 @@ def test_offline_reference_plays_the_script_and_echo_scores_low(
     test_file = saved / "attempt-1" / "test" / "app.test.js"
     assert "greet('Ada')" in test_file.read_text()
     assert (saved / "attempt-1" / "src" / "app.js").is_file()
-    page = (dialog_project / "reports" / "report.html").read_text()
-    assert page.count("<h4>Dialog</h4>") == 2 and "Test greet" in page
-    assert "-&gt; write_file(" in page  # the conversation, escaped, with its tool calls
+    data = html.embedded_files((dialog_project / "reports" / "report.html").read_text())
+    shown = data["run0-chunk0.json.gz"]
+    dialogs = [a["dialog"] for i in shown for a in i["attempts"] if a.get("dialog")]
+    assert len(dialogs) == 2 and "Test greet" in {t["title"] for d in dialogs for t in d["turns"]}
+    # The conversation with its tool calls (the viewer shows them as `-> write_file(...)`).
+    calls = [c for d in dialogs for m in d["messages"] for c in m.get("tool_calls") or []]
+    assert "write_file" in {c["function"]["name"] for c in calls}
+    with chromium() as browser:
+        page = browser.new_page()
+        page.goto((dialog_project / "reports" / "report.html").as_uri() + "#/item?i=0")
+        page.wait_for_selector("section.dialog")
+        shown_dialog = page.locator("section.dialog")
+        assert "Test greet" in shown_dialog.locator("table.turns").inner_text()
+        assert "src/app.js" in shown_dialog.locator("table.turns").inner_text()
+        assert page.locator("pre.call", has_text="-> write_file(").count() >= 1
     board = read_leaderboard(dialog_project)
     assert {r["category"] for r in board["leaderboard"]["categories"]} == {"dialog"}
     assert (

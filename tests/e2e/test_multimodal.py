@@ -4,12 +4,14 @@ server, which decodes every image part so the bytes that arrived are compared wi
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_llmbench.reporting import html
 from tests.conftest import REPO, read_leaderboard, read_results
 from tests.conftest import judged_args as _args
 from tests.llm_server import FakeLLMServer
@@ -65,10 +67,18 @@ def test_offline_run_records_the_images_by_name_and_scores_by_the_multimodal_for
     echo_acc = (echo["accuracy"] - 1) / 3
     assert rows["llmbench/echo"]["score"] == pytest.approx(0.9 * echo_acc)
     page = (multimodal / "reports/report.html").read_text()
-    assert "<code>pricing_target.png</code> (image/png" in page
+    data = html.embedded_files(page)
+    (run,) = data["index.json.gz"]["runs"]
+    shown = [i for chunk in data.values() if isinstance(chunk, list) for i in chunk]
+    assert {i["images"][0]["file"] for i in shown} == {"pricing_target.png"}
+    assert shown[0]["images"][0]["media_type"] == "image/png"
     # The category table names the formula of each row.
-    assert '<td class="name">multimodal</td><td>multimodal</td>' in page
-    assert "base64" not in page
+    assert {(r["category"], r["formula"]) for r in run["board"]["categories"]} == {
+        ("multimodal", "multimodal")
+    }
+    # No image bytes: neither in the data nor in the page around it.
+    assert "base64" not in json.dumps(data)
+    assert "data:image" not in page and "iVBORw0KGgo" not in page  # a PNG's first bytes
     assert "base64" not in (multimodal / "reports/results.jsonl").read_text()
     assert (
         "| llmbench/reference | multimodal | multimodal |"

@@ -1,4 +1,6 @@
-"""report.html in a real headless Chromium: self-contained, charts drawn, text never executed.
+"""report.html and `llmbench view` in a real headless Chromium: self-contained, charts
+drawn, sorting, filters kept in the URL, the diff and compare views, narrow and long
+names, and model text never executed.
 
 Needs Debian's chromium (`apt-get install -y chromium`) and the `playwright` package of
 the test extra; Playwright only drives the system browser (no `playwright install`).
@@ -6,8 +8,10 @@ the test extra; Playwright only drives the system browser (no `playwright instal
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +19,10 @@ from typing import Any
 
 import pytest
 
+from pytest_llmbench.cli import view
+from pytest_llmbench.reporting import html, leaderboard
 from tests.conftest import MINI_SCENARIO, write_project
+from tests.unit.test_leaderboard import _item
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
@@ -30,7 +37,7 @@ FLAGS = [
 ]
 HOSTILE = (
     '<script>window.__pwned = 1</script><img src="x" onerror="window.__pwned = 2">'
-    "</pre><b>bold?</b>"
+    '</pre><b>bold?</b></code></pre><svg onload="window.__pwned = 3"></svg>'
 )
 SCREENSHOT = Path(tempfile.gettempdir()) / "llmbench-report.png"
 
@@ -54,6 +61,50 @@ def chromium() -> Iterator[Any]:
             context.close()
 
 
+class Opened:
+    """A viewer page with its console errors, requests, and requests that left the machine."""
+
+    def __init__(self, browser: Any, url: str, local: tuple[str, ...] = ("file:", "data:")) -> None:
+        self.page = browser.new_page()
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.route("**/*", self._route)
+        self.local = local
+        self.go(url)
+
+    def _route(self, route: Any) -> None:
+        url = route.request.url
+        self.requests.append(url)
+        if url.startswith(self.local):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
+
+    def go(self, url: str) -> None:
+        self.page.goto(url)
+        self.ready()
+
+    def ready(self) -> None:
+        self.page.wait_for_selector("body[data-ready]", timeout=15000)
+
+    def show(self, hash_: str) -> None:
+        """Go to a view inside the page, as a link click would."""
+        self.page.evaluate("h => { delete document.body.dataset.ready; location.hash = h; }", hash_)
+        self.ready()
+
+    def clean(self) -> None:
+        assert self.errors == []
+        assert self.outside == []
+        # Nothing of the model's text ran or became markup.
+        assert self.page.evaluate("typeof window.__pwned") == "undefined"
+        assert self.page.locator("script:not([type])").count() == 1  # the viewer itself
+        assert self.page.locator("img, b, svg[onload], iframe").count() == 0
+
+
 def _hostile_project(root: Path) -> None:
     # The reference model answers with the scenario's reference: make it hostile HTML.
     scenario = MINI_SCENARIO.replace(
@@ -63,36 +114,67 @@ def _hostile_project(root: Path) -> None:
     (root / "scenarios" / "generation" / "AddGreeting.yaml").write_text(scenario)
 
 
+@contextmanager
+def served(dirs: list[Path]) -> Iterator[str]:
+    """`llmbench view DIRS` in a thread; yields its address."""
+    httpd = view.server(view.bundle(dirs).files(), 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def _rows(page: Any, table: str) -> list[str]:
+    return [t for t in page.locator(f"{table} tbody tr").all_inner_texts()]
+
+
 def test_report_opens_offline_with_charts_and_drill_down(pytester: pytest.Pytester) -> None:
     _hostile_project(pytester.path)
     pytester.runpytest("--llm-model=llmbench/reference,llmbench/echo").assert_outcomes(passed=4)
-    report = pytester.path / "reports" / "report.html"
+    reports = pytester.path / "reports"
+    report = reports / "report.html"
     assert report.is_file()
+    # NEW: the echo model's greeting item now errors, its explanation item scores higher.
+    new = pytester.path / "new"
+    new.mkdir()
+    lines = [json.loads(line) for line in (reports / "results.jsonl").read_text().splitlines()]
+    for item in lines:
+        if item["model"] == "llmbench/echo" and item["scenario"] == "AddGreeting":
+            item.update(status="error", reason="provider error (made up)")
+    (new / "results.jsonl").write_text("".join(json.dumps(i) + "\n" for i in lines))
     with chromium() as browser:
         _check_page(browser, report)
+        _check_items(browser, report)
+        _check_item(browser, report)
+        with served([reports, new]) as url:
+            _check_served_compare(browser, url)
 
 
 def _check_page(browser: Any, report: Path) -> None:
-    page = browser.new_page()
-    errors: list[str] = []
-    outside: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-
-    def only_local(route: Any) -> None:
-        url = route.request.url
-        if url.startswith(("file:", "data:")):
-            route.continue_()
-        else:
-            outside.append(url)
-            route.abort()
-
-    page.route("**/*", only_local)
-    page.goto(report.as_uri())
-    page.wait_for_load_state("load")
-
-    header = page.locator("#leaderboard tr").nth(1).inner_text()
+    opened = Opened(browser, report.as_uri())
+    page = opened.page
+    header = page.locator("#leaderboard tbody tr").nth(0).inner_text()
     assert "llmbench/reference" in header and "2/2" in header
+    assert page.locator("#leaderboard tbody tr").nth(0).locator("td.rank").inner_text() == "1"
+    # Every column says what it measures; the score's names the formulas' floors.
+    titles = page.locator("#leaderboard th").evaluate_all("hs => hs.map(h => h.title)")
+    assert all(titles) and "do-nothing answer" in titles[2] and "weighted: 0.30" in titles[2]
+    assert "offline models" in page.locator(
+        "#leaderboard th[data-key=generation_rate]"
+    ).get_attribute("title")
+    # Score whiskers, and which checkers each model's answers met.
+    assert page.locator("#leaderboard .whisker").count() == 2
+    assert "checks" in page.locator("#leaderboard td.checkers").first.inner_text()
+    # Sorting: by model name, then by score again (highest first).
+    page.locator("#leaderboard th[data-key=model]").click()
+    assert _rows(page, "#leaderboard")[0].split("\t")[1] == "llmbench/echo"
+    page.locator("#leaderboard th[data-key=model]").click()
+    assert _rows(page, "#leaderboard")[0].split("\t")[1] == "llmbench/reference"
+    page.locator("#leaderboard th[data-key=score]").click()
+    assert "llmbench/reference" in _rows(page, "#leaderboard")[0]
     # Two models: two score bars with a non-zero size, each with a CI whisker.
     bars = page.locator("#chart-scores rect.bar")
     assert bars.count() == 2
@@ -100,37 +182,158 @@ def _check_page(browser: Any, report: Path) -> None:
         box = bars.nth(index).bounding_box()
         assert box is not None and box["width"] > 1 and box["height"] > 1
     assert page.locator("#chart-scores path.whisker").count() == 2
-    # Heat map: 2 models x 2 categories; scatter: one point per model.
+    # Heat map: 2 models x 2 categories, labels drawn at their size (not scaled down).
     assert page.locator("#chart-heatmap rect.cell").count() == 4
-    assert page.locator("#chart-cost circle.point").count() == 2
     chart_box = page.locator("#chart-heatmap svg").bounding_box()
     assert chart_box is not None and chart_box["width"] > 100
-
-    # The drill-down opens on click and shows the hostile answer as text.
-    first = page.locator("details.item").filter(has_text="AddGreeting").first
-    assert first.evaluate("d => d.open") is False
-    first.locator("summary").first.click()
-    assert first.evaluate("d => d.open") is True
-    answer = first.locator("pre.answer").first
-    assert answer.is_visible()
-    assert "<script>window.__pwned = 1</script>" in answer.inner_text()
-    assert "<i>function</i>" not in page.content().replace("&lt;i&gt;", "")
-    # The item's code metrics are a table in the drill-down, not a JSON dump.
-    metrics = first.locator("details.metrics").first
-    assert metrics.is_visible() and "similarity_normalised" in metrics.inner_text()
-
-    # Nothing of the model's text ran or became markup.
-    assert page.evaluate("typeof window.__pwned") == "undefined"
-    assert page.locator("script").count() == 1  # our own open/close-all script
-    assert page.locator("img").count() == 0
-    assert page.locator("b").count() == 0
-
-    page.locator("#open-all").click()
-    assert page.locator("details.item:not([open])").count() == 0
+    label = page.locator("#chart-heatmap svg text").first.bounding_box()
+    assert label is not None and label["height"] >= 11
+    # Offline models have neither cost nor tokens: the cost chart says so instead.
+    assert "offline" in page.locator("#chart-cost").inner_text()
+    # The category table carries each row's formula and its intervals.
+    category = page.locator("#categories tbody tr").first.inner_text()
+    assert "weighted" in category and "[" in category
+    # 800 px wide: the leaderboard fits, "Judge α" and the columns after it included.
+    page.set_viewport_size({"width": 800, "height": 900})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 800
+    for name in ("judge_alpha", "candidate_cost_usd", "scored"):
+        box = page.locator(f"#leaderboard th[data-key={name}]").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 800, f"{name} cut off"
     page.screenshot(path=str(SCREENSHOT), full_page=True)
-    assert errors == []
-    assert outside == []
+    opened.clean()
     page.close()
+
+
+def _check_items(browser: Any, report: Path) -> None:
+    opened = Opened(browser, report.as_uri() + "#/items")
+    page = opened.page
+    assert page.locator("#items tbody tr").count() == 4
+    assert page.locator("#items tbody tr.status-scored").count() == 4
+    # Rows are coloured by score: the reference's greeting is greener than echo's.
+    colours = page.locator("#items td.score").evaluate_all(
+        "cs => cs.map(c => getComputedStyle(c).backgroundColor)"
+    )
+    assert len(set(colours)) > 1
+    page.select_option("select[name=model]", "llmbench/echo")
+    _wait_rows(page, 2)
+    assert "model=llmbench%2Fecho" in page.url
+    page.fill("input[name=min]", "0.8")  # echo scores below
+    _wait_rows(page, 0)
+    page.fill("input[name=min]", "")
+    # The text search reads prompts, answers and reasons: only the reference answered
+    # with the hostile text.
+    page.select_option("select[name=model]", "")
+    page.fill("input[name=q]", "__PWNED")
+    _wait_rows(page, 1)
+    assert "llmbench/reference" in page.locator("#items tbody tr").inner_text()
+    # The filters are the URL: opening it again shows the same list.
+    shared = page.url
+    assert "q=__PWNED" in shared
+    page.goto("about:blank")
+    opened.go(shared)
+    _wait_rows(page, 1)
+    assert page.input_value("input[name=q]") == "__PWNED"
+    opened.show("#/items?category=explanation&status=scored")
+    assert page.locator("#items tbody tr").count() == 2
+    assert page.input_value("select[name=category]") == "explanation"
+    opened.clean()
+    page.close()
+
+
+def _wait_rows(page: Any, count: int) -> None:
+    page.wait_for_function(f"document.querySelectorAll('#items tbody tr').length === {count}")
+
+
+def _check_item(browser: Any, report: Path) -> None:
+    opened = Opened(browser, report.as_uri() + "#/items?model=llmbench/reference")
+    page = opened.page
+    page.locator("#items a", has_text="AddGreeting").click()
+    page.wait_for_selector("pre.answer")
+    # The hostile answer is shown as text, beside the reference it was made from.
+    answer = page.locator("pre.answer").first
+    assert "<script>window.__pwned = 1</script>" in answer.inner_text()
+    assert "<svg onload=" in answer.inner_text()
+    assert "<script>window.__pwned = 1</script>" in page.locator("pre.reference").inner_text()
+    assert "<i>function</i>" not in page.content().replace("&lt;i&gt;", "")
+    # Each criterion with the check's verdict and its reason as text.
+    assert page.locator("table.steps td.verdict").count() >= 1
+    # The item's code metrics are a table, each name explained.
+    metrics = page.locator("details.metrics").first
+    assert metrics.is_visible() and "similarity_normalised" in metrics.inner_text()
+    help_text = metrics.locator("td", has_text="similarity_normalised").get_attribute("title")
+    assert help_text and "no better than doing nothing" in help_text
+    # The diff of the answer against the reference: identical for the reference model.
+    page.locator("button", has_text="Diff against the reference").click()
+    assert page.locator("pre.diff .same").count() >= 1
+    assert page.locator("pre.diff .ins, pre.diff .del").count() == 0
+    assert "mode=diff" in page.url
+    # The echo model's answer differs: added and removed lines are marked.
+    opened.show("#/items?model=llmbench/echo&q=greet")
+    page.locator("#items a", has_text="AddGreeting").click()
+    page.wait_for_selector(".answer-box")
+    page.locator("button", has_text="Diff against the reference").click()
+    removed = page.locator("pre.diff .del")
+    assert removed.count() >= 1 and removed.first.inner_text().startswith("- ")
+    assert "only in the reference" in page.locator(".answer-box").inner_text()
+    opened.clean()
+    page.close()
+
+
+def _check_served_compare(browser: Any, url: str) -> None:
+    opened = Opened(browser, url + "#/compare", local=(url, "data:"))
+    page = opened.page
+    # The page read its summary only: item details are fetched when shown.
+    # BASE -> NEW: the item that became an error is listed first.
+    first = page.locator("#item-changes tr").nth(1).inner_text()
+    assert "llmbench/echo" in first and "AddGreeting" in first and "now error" in first
+    regressed = page.locator("#run-change tr", has_text="llmbench/echo").first.inner_text()
+    assert "–" in regressed or "-" in regressed
+    # The same scenario x dataset across both models, beside the reference answer.
+    columns = page.locator("#across-models .column")
+    assert columns.count() == 3
+    assert columns.nth(0).locator("h4").inner_text() == "Reference answer"
+    page.select_option("#across-models select", label="ExplainMini · Mini")
+    opened.ready()
+    assert "ExplainMini" in page.url
+    opened.clean()
+    page.close()
+
+
+def test_served_view_loads_details_on_demand_and_ranks_ties_equal(tmp_path: Path) -> None:
+    """A run of 600 items with a long model name: the first load reads the summary only;
+    the two models with equal scores share rank 1; at 800 px nothing overflows."""
+    long = "vendor/" + "very-long-model-name-" * 5 + "x"
+    items = []
+    for n in range(300):
+        for model in (long, "tied/other"):
+            item = _item(model, "generation" if n % 2 else "analysis", 3, 4, None, 1)
+            item["attempts"][0].update(answer=f"answer {n}", steps=[], reports=[])
+            item.update(scenario=f"Scenario{n}", dataset=None, nodeid=f"s{n}.yaml::t[{model}]")
+            items.append(item)
+    board = leaderboard.build(items, attempts=3)
+    envelope = {"schema_version": 2, "leaderboard": board, "created_utc": "t", "settings": {}}
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items))
+    (tmp_path / "leaderboard.json").write_text(json.dumps(envelope))
+    with chromium() as browser, served([tmp_path]) as url:
+        opened = Opened(browser, url, local=(url, "data:"))
+        page = opened.page
+        assert [r.split("\t")[0] for r in _rows(page, "#leaderboard")] == ["1", "1"]
+        data = [u for u in opened.requests if "/data/" in u]
+        assert data == [url + "data/index.json.gz"]
+        page.set_viewport_size({"width": 800, "height": 900})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 800
+        name = page.locator("#leaderboard td.name", has_text="very-long").bounding_box()
+        assert name is not None and name["x"] + name["width"] <= 800
+        opened.show("#/items?page=1")
+        assert page.locator("#items tbody tr").count() == 200
+        assert page.evaluate("document.documentElement.scrollWidth") <= 800
+        opened.show("#/item?i=450")
+        assert "answer" in page.locator("pre.answer").inner_text()
+        assert url + "data/run0-chunk2.json.gz" in opened.requests
+        assert url + "data/run0-chunk1.json.gz" not in opened.requests
+        opened.clean()
+        # The served page embeds no data: it reads it from the server.
+        assert html.embedded_files(html.page("t", data_url="data/")) == {}
 
 
 def test_chart_labels_fit_and_series_have_colours() -> None:

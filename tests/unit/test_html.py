@@ -1,10 +1,18 @@
-"""report.html rendering without a browser: escaping and the optional complexity chart."""
+"""report.html and the viewer's data without a browser: what the page embeds (decoded),
+escaping of chart labels, the formula floors, references and the committed bundle."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
-from pytest_llmbench.reporting import html, leaderboard
+import pytest
+
+from pytest_llmbench.reporting import charts, html, leaderboard, viewdata
+from tests.conftest import REPO, write_project
 from tests.unit.test_leaderboard import _item
 
 
@@ -12,6 +20,11 @@ def _page(items: list[dict[str, Any]]) -> str:
     board = leaderboard.build(items, attempts=3)
     document = {"created_utc": "t", "plugin_version": "0", "git_commit": None, "leaderboard": board}
     return html.render(document, items, leaderboard.scores(items, 3, None))
+
+
+def _index(page: str) -> dict[str, Any]:
+    index: dict[str, Any] = html.embedded_files(page)["index.json.gz"]
+    return index["runs"][0]
 
 
 def _with_answer(item: dict[str, Any], answer: str) -> dict[str, Any]:
@@ -22,30 +35,113 @@ def _with_answer(item: dict[str, Any], answer: str) -> dict[str, Any]:
     return item
 
 
+def _points(run: dict[str, Any]) -> int:
+    return sum(str(svg).count('class="point"') for svg in run["charts"].values())
+
+
 def test_complexity_chart_only_when_output_metrics_exist() -> None:
     plain = _with_answer(_item("m<x>", "analysis", 3, 3, None, 1), "ok")
-    assert 'id="chart-complexity"' not in _page([plain])
+    assert _index(_page([plain]))["charts"]["complexity"] is None
     measured = _with_answer(_item("m", "analysis", 3, 3, None, 1), "ok")
     measured["complexity"] = {"gci": 0.3}
     measured["code"] = {"gci": 0.2}
-    page = _page([measured])
-    assert 'id="chart-complexity"' in page
-    assert page.count('class="point"') == 2  # the cost scatter's point and this one
+    run = _index(_page([measured]))
+    assert 'class="point"' in run["charts"]["complexity"]
+    assert _points(run) == 2  # the cost scatter's point and this one
 
 
-def test_names_and_answers_are_escaped() -> None:
+def test_names_and_answers_are_embedded_as_data_never_as_markup() -> None:
     item = _with_answer(
         _item("<img src=x onerror=alert(1)>", "c", 3, 3, None, 1), "<script>x</script>"
     )
     page = _page([item])
-    assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
-    assert "<img src=x" not in page
+    assert "<script>x</script>" not in page and "<img src=x" not in page
+    run = _index(page)
+    # The charts are the only markup the page inserts: every name in them is escaped.
+    svg = "".join(str(v) for v in run["charts"].values())
+    assert "<img" not in svg and "&lt;img src=x onerror=alert(1)&gt;" in svg
+    (detail,) = html.embedded_files(page)["run0-chunk0.json.gz"]
+    assert detail["attempts"][0]["answer"] == "<script>x</script>"
 
 
 def test_category_rows_carry_the_intervals_of_accuracy_and_completeness() -> None:
     items = [_with_answer(_item("m", "analysis", acc, 4, None, 1), "ok") for acc in (3.0, 4.0)]
-    page = _page(items)
-    categories = page[page.index('id="categories"') :]
-    row = categories[: categories.index("</tr>", categories.index("<td"))]
+    (row,) = _index(_page(items))["board"]["categories"]
     # Two items with accuracy 3 and 4: the interval of the mean spans both.
-    assert "3.50 <span" in row and "[3.000, 4.000]" in row and "[4.000, 4.000]" in row
+    assert row["accuracy"] == 3.5
+    assert row["accuracy_ci"] == [3.0, 4.0] and row["completeness_ci"] == [4.0, 4.0]
+
+
+def test_formula_floors_colour_cells_on_their_own_scale() -> None:
+    assert viewdata.floor("weighted") == pytest.approx(0.3)
+    assert viewdata.floor("multimodal") == 0.0
+    # A do-nothing answer is the same red under every formula; halfway is the same yellow.
+    assert charts._colour(0.3, 0.3) == charts._colour(0.0, 0.0)
+    assert charts._colour(0.65, 0.3) == charts._colour(0.5, 0.0)
+    assert charts._colour(0.07, 0.0) != charts._colour(0.07, 0.3)
+
+
+def test_cost_chart_says_why_it_is_missing_for_offline_models() -> None:
+    item = _with_answer(_item("llmbench/echo", "analysis", 1, 1, None, 1), "x")
+    item["candidate_usage"] = {"prompt_tokens": 0, "completion_tokens": 0, "cost_usd": None}
+    run = _index(_page([item]))
+    assert run["charts"]["cost"] is None and "offline" in run["charts"]["cost_note"]
+    priced = _index(_page([_with_answer(_item("m", "analysis", 3, 3, None, 1), "x")]))
+    assert priced["charts"]["cost_note"] is None and "circle" in priced["charts"]["cost"]
+
+
+def test_items_are_ordered_by_rank_and_split_in_chunks() -> None:
+    items = [
+        _with_answer(_item(model, "analysis", acc, acc, None, 1), "x")
+        for n in range(viewdata.CHUNK + 5)
+        for model, acc in (("low", 1.0), ("high", 4.0))
+    ]
+    for n, item in enumerate(items):
+        item["nodeid"] = f"s.yaml::t[{n}]"
+    files = viewdata.Bundle([viewdata.run_data(*_parts(items))]).files()
+    run = viewdata.unpack(files["index.json.gz"])["runs"][0]
+    assert [r["model"] for r in run["rows"][:2]] == ["high", "high"]
+    assert run["rows"][-1]["model"] == "low" and run["chunks"] == 3
+    assert set(files) == {"index.json.gz", *(viewdata.chunk_name(0, k) for k in range(3))}
+    last = viewdata.unpack(files[viewdata.chunk_name(0, 2)])
+    assert len(last) == 2 * (viewdata.CHUNK + 5) - 2 * viewdata.CHUNK
+    # The summary holds no answer: those come with the chunks.
+    assert run["rows"][0]["attempts"] == 1 and all("answer" not in r for r in run["rows"])
+
+
+def _parts(items: list[dict[str, Any]]) -> tuple[Any, ...]:
+    board = leaderboard.build(items, attempts=3)
+    document = {"leaderboard": board}
+    return document, items, leaderboard.scores(items, 3, None), {}
+
+
+def test_references_come_from_the_scenario_files_named_by_node_ids(tmp_path: Path) -> None:
+    write_project(tmp_path)
+    item = {"scenario": "AddGreeting", "dataset": "Mini", "model": "m"}
+    found = viewdata.references(
+        [{**item, "nodeid": "scenarios/generation/AddGreeting.yaml::test_scenario[x]"}],
+        [tmp_path / "elsewhere", tmp_path],
+    )
+    assert "greet" in found[("AddGreeting", "Mini")]
+    # A scenario file gone or broken gives no reference, not an error.
+    (tmp_path / "scenarios/generation/AddGreeting.yaml").write_text("id: [")
+    assert viewdata.references([{**item, "nodeid": "scenarios/x.yaml::t"}], [tmp_path]) == {}
+    broken = "scenarios/generation/AddGreeting.yaml::t"
+    assert viewdata.references([{**item, "nodeid": broken}], [tmp_path]) == {}
+
+
+def test_committed_viewer_bundle_is_built_from_its_sources(tmp_path: Path) -> None:
+    """scripts/build-viewer rebuilds static/ from viewer/: run it after editing a source."""
+    if not (REPO / "node_modules" / ".bin" / "esbuild").exists() or not shutil.which("sh"):
+        pytest.fail("no node_modules/.bin/esbuild: run `npm ci` in the repository")
+    subprocess.run(
+        [REPO / "scripts" / "build-viewer"],
+        env={**os.environ, "OUT": str(tmp_path)},
+        check=True,
+        timeout=120,
+    )
+    static = REPO / "pytest_llmbench" / "reporting" / "static"
+    for name in ("viewer.js", "viewer.css"):
+        assert (tmp_path / name).read_bytes() == (static / name).read_bytes(), (
+            f"static/{name} is stale: run scripts/build-viewer"
+        )

@@ -1,0 +1,207 @@
+"""The data the report viewer (static/viewer.js) shows, split so a page opens fast.
+
+A run becomes one summary (the leaderboard, the charts, one short row per item) and
+chunks of CHUNK items' full details, fetched or decoded only when the page needs them
+(an item opened, a text search). `report.html` embeds every part gzip-compressed and
+base64-encoded; `llmbench view` serves the same parts as gzip files. Both use `Bundle`.
+
+Items are ordered as the leaderboard ranks their models, then by category, scenario and
+dataset; an item's number `i` is its place in that order and names its chunk (i // CHUNK).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import LLMBenchError
+from ..formats.dataset import DatasetIndex
+from ..formats.scenario import NO_DATASET, load_scenario
+from ..judging.formulas import FORMULAS, Terms
+from . import charts
+from .help import COLUMNS
+from .leaderboard import ranks
+
+CHUNK = 200
+INDEX = "index.json.gz"  # the summaries of the runs and their comparisons
+Item = dict[str, Any]
+# Attempt fields the viewer does not show: raw call records repeat the answer and reports.
+_DROPPED_ATTEMPT_FIELDS = ("calls",)
+
+
+def floor(formula: str) -> float:
+    """The score of a do-nothing answer: the lowest grades (1), no rate, first attempt."""
+    return FORMULAS[formula].compute(Terms(accuracy=1.0, completeness=1.0, rate=0.0, attempt=1.0))
+
+
+def _order(board: dict[str, Any], items: Sequence[Item]) -> list[int]:
+    rank = {r["model"]: n for n, r in enumerate(board["models"])}
+
+    def key(n: int) -> tuple[int, str, str, str]:
+        item = items[n]
+        return (
+            rank.get(item["model"], 0),
+            item["category"],
+            item["scenario"],
+            item.get("dataset") or "",
+        )
+
+    return sorted(range(len(items)), key=key)
+
+
+def _row(i: int, item: Item, score: float | None) -> dict[str, Any]:
+    usage = item.get("candidate_usage") or {}
+    return {
+        "i": i,
+        "model": item["model"],
+        "category": item["category"],
+        "scenario": item["scenario"],
+        "dataset": item.get("dataset"),
+        "status": item["status"],
+        "score": score,
+        "accuracy": item.get("accuracy"),
+        "completeness": item.get("completeness"),
+        "best": item.get("best_attempt"),
+        "attempts": len(item.get("attempts") or []),
+        "tokens": int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0),
+        "cost": usage.get("cost_usd"),
+        "latency": item.get("latency_s"),
+        "reason": item.get("reason"),
+    }
+
+
+def _detail(item: Item, reference: str | None) -> Item:
+    attempts = [
+        {k: v for k, v in a.items() if k not in _DROPPED_ATTEMPT_FIELDS}
+        for a in item.get("attempts") or []
+    ]
+    return {**item, "attempts": attempts, "reference": reference}
+
+
+def scenario_file(item: Item, rootdir: Path) -> Path | None:
+    """The scenario file an item came from: its node id starts with the path under rootdir."""
+    nodeid = str(item.get("nodeid") or "")
+    if "::" not in nodeid:
+        return None
+    path = rootdir / nodeid.split("::", 1)[0]
+    return path if path.is_file() else None
+
+
+def references(items: Sequence[Item], rootdirs: Sequence[Path]) -> dict[tuple[str, str], str]:
+    """(scenario, dataset or NO_DATASET) -> the scenario's reference answer, for every
+    scenario file still found under one of `rootdirs` (a moved or broken file gives none)."""
+    found: dict[tuple[str, str], str] = {}
+    seen: set[Path] = set()
+    for item in items:
+        path = next((p for r in rootdirs if (p := scenario_file(item, r))), None)
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        try:
+            scenario = load_scenario(path, DatasetIndex(path.parent.parent.parent / "datasets"))
+        except (LLMBenchError, OSError, ValueError):
+            continue
+        for dataset, text in scenario.references.items():
+            found[(item["scenario"], dataset)] = text
+    return found
+
+
+def checkers(items: Sequence[Item]) -> dict[str, dict[str, int]]:
+    """Per model: syntax checker -> files it checked in the best answers; files no
+    checker could read are counted under "none (<language>)"."""
+    out: dict[str, dict[str, int]] = {}
+    for item in items:
+        seen = out.setdefault(item["model"], {})
+        for check in (item.get("code") or {}).get("syntax") or []:
+            name = check.get("checker") or f"none ({check.get('language') or '?'})"
+            seen[name] = seen.get(name, 0) + 1
+    return out
+
+
+@dataclass
+class RunData:
+    """One run's summary and detail chunks, as plain JSON-ready values."""
+
+    summary: dict[str, Any]
+    chunks: list[list[Item]] = field(default_factory=list)
+
+
+def run_data(
+    document: dict[str, Any],
+    items: Sequence[Item],
+    scores: Sequence[float | None],
+    refs: dict[tuple[str, str], str],
+    name: str = "",
+) -> RunData:
+    board = document["leaderboard"]
+    order = _order(board, items)
+    rows = [_row(i, items[n], scores[n]) for i, n in enumerate(order)]
+    details = [
+        _detail(
+            items[n],
+            refs.get((items[n]["scenario"], items[n].get("dataset") or NO_DATASET)),
+        )
+        for n in order
+    ]
+    floors = {name: floor(name) for name in FORMULAS}
+    summary = {
+        "name": name,
+        "meta": {
+            "created_utc": document.get("created_utc"),
+            "plugin_version": document.get("plugin_version"),
+            "git_commit": document.get("git_commit"),
+            "items": len(items),
+        },
+        "board": board,
+        "ranks": ranks(board["models"]),  # by model row, equal scores sharing a rank
+        "floors": floors,
+        "checkers": checkers(items),
+        "columns": COLUMNS,
+        "charts": charts.report_charts(board, [items[n] for n in order], floors),
+        "rows": rows,
+        "chunk": CHUNK,
+        "chunks": (len(rows) + CHUNK - 1) // CHUNK,
+    }
+    return RunData(summary, [details[k : k + CHUNK] for k in range(0, len(details), CHUNK)])
+
+
+def pack(value: Any) -> bytes:
+    """gzip of the compact JSON (mtime 0, so the same data gives the same bytes)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return gzip.compress(text.encode(), compresslevel=6, mtime=0)
+
+
+def unpack(data: bytes) -> Any:
+    return json.loads(gzip.decompress(data))
+
+
+@dataclass
+class Bundle:
+    """What a page shows: runs (the first is the base of a comparison) and the
+    comparisons of each later run with the first, keyed by the later run's index."""
+
+    runs: list[RunData]
+    comparisons: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def files(self) -> dict[str, bytes]:
+        """File name -> gzip bytes: `index.json.gz` and `run<R>-chunk<K>.json.gz`."""
+        index = {"runs": [r.summary for r in self.runs], "comparisons": self.comparisons}
+        out = {INDEX: pack(index)}
+        for r, run in enumerate(self.runs):
+            for k, chunk in enumerate(run.chunks):
+                out[chunk_name(r, k)] = pack(chunk)
+        return out
+
+
+def chunk_name(run: int, chunk: int) -> str:
+    return f"run{run}-chunk{chunk}.json.gz"
+
+
+def embedded(files: dict[str, bytes]) -> dict[str, str]:
+    """The files as base64 text, to embed in report.html."""
+    return {name: base64.b64encode(data).decode("ascii") for name, data in files.items()}

@@ -1,0 +1,147 @@
+// The leaderboard: sortable columns with their meaning as tooltips, equal scores ranked
+// equal, score intervals as whiskers, the checkers each model's answers met, the charts.
+import { el, breakable, num, pct, usd, ci, sortHeader, compareValues, scoreColour } from "./util.js";
+
+const state = { key: "score", dir: -1 };
+
+function floorsText(run) {
+  const used = run.board.formula.split(",");
+  return used.map((f) => `${f}: ${num(run.floors[f])}`).join(", ");
+}
+
+function help(run, key) {
+  const base = (run.columns[key] || {}).help || "";
+  if (key === "score") {
+    return `${base} A do-nothing answer (all grades 1, no rate, first attempt) scores ${floorsText(run)}. ` +
+      `Rate term: Rate/MaxRate (MaxRate ${num(run.board.max_rate, 1)} tok/s); 0 for offline models.`;
+  }
+  if (key === "pass_at_k") return base.replace("k attempts", `k = ${run.board.attempts} attempts`);
+  return base;
+}
+
+function whisker(row, floor) {
+  const bar = el("span", { class: "whisker-box" });
+  if (typeof row.score === "number") {
+    bar.append(el("span", { class: "bar", style: `width:${(row.score * 100).toFixed(1)}%;background:${scoreColour(row.score, floor)}` }));
+    if (row.score_ci) {
+      const [lo, hi] = row.score_ci;
+      bar.append(el("span", { class: "whisker", style: `left:${(lo * 100).toFixed(1)}%;width:${((hi - lo) * 100).toFixed(1)}%` }));
+    }
+  }
+  return el("td", { class: "score", title: `${num(row.score, 3)} ${ci(row.score_ci)}` },
+    el("span", { class: "value", text: num(row.score, 3) }), bar, el("span", { class: "interval", text: ci(row.score_ci) }));
+}
+
+function checkersText(run, model) {
+  const found = run.checkers[model] || {};
+  const names = Object.entries(found).map(([name, files]) => `${name} ${files}`);
+  return names.length ? names.join(", ") : "–";
+}
+
+function sourcesText(row) {
+  return Object.entries(row.metric_sources || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+}
+
+// Column key -> [value for sorting, cell].
+function columns(run, row, floor) {
+  return {
+    model: [row.model, el("td", { class: "name" }, breakable(row.model))],
+    score: [row.score, whisker(row, floor)],
+    accuracy: [row.accuracy, el("td", { title: ci(row.accuracy_ci), text: num(row.accuracy) })],
+    completeness: [row.completeness, el("td", { title: ci(row.completeness_ci), text: num(row.completeness) })],
+    pass_rate: [row.pass_rate, el("td", { text: num(row.pass_rate) })],
+    pass_at_1: [row.pass_at_1, el("td", { text: num(row.pass_at_1) })],
+    pass_at_k: [row.pass_at_k, el("td", { text: num(row.pass_at_k) })],
+    attempt: [row.attempt, el("td", { text: num(row.attempt) })],
+    generation_rate: [row.generation_rate, el("td", { text: num(row.generation_rate, 1), title: row.generation_rate === null ? "no rate: offline model or no token counts (rate term 0)" : null })],
+    judge_alpha: [row.judge_alpha, el("td", { text: num(row.judge_alpha) })],
+    judge_exact_agreement: [row.judge_exact_agreement, el("td", { text: pct(row.judge_exact_agreement) })],
+    check_judge_agreement: [row.check_judge_agreement, el("td", { text: pct(row.check_judge_agreement) })],
+    checkers: [sourcesText(row), el("td", { class: "name checkers", title: `syntax checkers: ${checkersText(run, row.model)}` },
+      el("div", { text: sourcesText(row) || "–" }), el("div", { class: "muted small", text: checkersText(run, row.model) }))],
+    tokens: [row.tokens.median, el("td", { text: `${num(row.tokens.median, 0)} / ${num(row.tokens.p95, 0)}` })],
+    latency_s: [row.latency_s.median, el("td", { text: `${num(row.latency_s.median)} / ${num(row.latency_s.p95)} s` })],
+    candidate_cost_usd: [row.candidate_cost_usd, el("td", { text: usd(row.candidate_cost_usd) })],
+    scored: [row.scored, el("td", { text: `${row.scored}/${row.items}` })],
+  };
+}
+
+function formulaFloor(run, formula) {
+  const parts = formula.split(",");
+  return parts.length === 1 ? run.floors[parts[0]] || 0 : Math.min(...parts.map((f) => run.floors[f] || 0));
+}
+
+function label(run, key) {
+  const column = run.columns[key];
+  const k = run.board.attempts;
+  if (key === "pass_at_k") return [`pass@${k}`, `p@${k}`];
+  return column.short ? [column.label, column.short] : column.label;
+}
+
+function table(run, redraw) {
+  const models = run.board.models;
+  const rankOf = new Map(models.map((r, n) => [r, run.ranks[n]]));
+  const cells = new Map(models.map((r) => [r, columns(run, r, formulaFloor(run, r.formula))]));
+  // With one attempt allowed pass@k is pass@1: shown once.
+  const keys = Object.keys(cells.get(models[0]) || {}).filter((k) => k !== "pass_at_k" || run.board.attempts > 1);
+  const sorted = [...models].sort((a, b) => {
+    const va = cells.get(a)[state.key][0], vb = cells.get(b)[state.key][0];
+    if (va === null || vb === null) return compareValues(va, vb);
+    return state.dir * compareValues(va, vb) || compareValues(a.model, b.model);
+  });
+  const onSort = (key) => {
+    state.dir = state.key === key ? -state.dir : key === "model" ? 1 : -1;
+    state.key = key;
+    redraw();
+  };
+  const head = el("tr", {}, el("th", { title: help(run, "rank"), text: "#" }),
+    keys.map((k) => sortHeader(label(run, k), help(run, k), k, state, onSort)));
+  return el("table", { id: "leaderboard", class: "board" }, el("thead", {}, head),
+    el("tbody", {}, sorted.map((r) => el("tr", {}, el("td", { class: "rank", text: rankOf.get(r) ?? "–" }), keys.map((k) => cells.get(r)[k][1])))));
+}
+
+function categories(run) {
+  const head = ["Model", "Category", "Formula", "Score", "95% CI", "Accuracy", "Completeness", "pass@1", "Scored"];
+  return el("table", { id: "categories" },
+    el("thead", {}, el("tr", {}, head.map((h, n) => el("th", { class: n < 3 ? "name" : null, text: h })))),
+    el("tbody", {}, run.board.categories.map((r) => el("tr", {},
+      el("td", { class: "name", text: r.model }), el("td", { class: "name", text: r.category }), el("td", { class: "name", text: r.formula }),
+      el("td", { style: `background:${scoreColour(r.score, formulaFloor(run, r.formula))}`, title: `do-nothing floor ${num(formulaFloor(run, r.formula))}`, text: num(r.score, 3) }),
+      el("td", { text: ci(r.score_ci) }),
+      el("td", {}, num(r.accuracy), " ", el("span", { class: "muted small", text: ci(r.accuracy_ci) })),
+      el("td", {}, num(r.completeness), " ", el("span", { class: "muted small", text: ci(r.completeness_ci) })),
+      el("td", { text: num(r.pass_at_1) }), el("td", { text: `${r.scored}/${r.items}` })))));
+}
+
+// The SVG text comes from the report's Python side (charts.py), which escapes every label.
+function svg(markup) {
+  const box = el("div", { class: "chart-box" });
+  box.innerHTML = markup;
+  return box;
+}
+
+function charts(run) {
+  const c = run.charts;
+  return el("div", { class: "charts" },
+    el("figure", { id: "chart-scores" }, el("figcaption", { text: "Score by model, with 95% CI" }), svg(c.scores)),
+    el("figure", { id: "chart-heatmap" }, el("figcaption", { text: "Score by model and category (colour from the formula's do-nothing floor to 1)" }), svg(c.heatmap)),
+    el("figure", { id: "chart-cost" }, el("figcaption", { text: `Score versus ${c.cost_label}` }),
+      c.cost ? svg(c.cost) : el("p", { class: "note", text: c.cost_note })),
+    c.complexity ? el("figure", { id: "chart-complexity" }, el("figcaption", { text: "Input versus output complexity (GCI) per item" }), svg(c.complexity)) : null);
+}
+
+export function leaderboardView(body, index) {
+  const run = index.runs[0];
+  const b = run.board;
+  const intro = el("p", { class: "formula" }, "Score formula ", el("strong", { text: b.formula }), ": ",
+    Object.entries(b.formulas).map(([name, text], n) => [n ? "; " : "", el("code", { text: `${name} = ${text}` })]),
+    ` (A = ${b.attempts}, MaxRate = ${num(b.max_rate, 1)} tok/s). Do-nothing floor: ${floorsText(run)}. `,
+    `Intervals are ${Math.round(b.confidence.level * 100)}% percentile bootstrap intervals over items (${b.confidence.resamples} resamples, seed ${b.confidence.seed}). `,
+    `An attempt passes (pass@k) when (Acc + Compl)/8 ≥ ${b.pass_quality}. Hover a column's name for what it measures.`);
+  const holder = el("div", { class: "wide" });
+  const redraw = () => holder.replaceChildren(table(run, redraw));
+  redraw();
+  const notes = b.models.filter((r) => r.notes && r.notes.length).map((r) => el("p", { class: "muted small", text: `${r.model}: ${r.notes.join("; ")}` }));
+  body.append(el("h2", { text: "Leaderboard" }), intro, holder, el("div", { class: "notes" }, notes),
+    el("h2", { text: "Charts" }), charts(run), el("h2", { text: "By category" }), el("div", { class: "wide" }, categories(run)));
+}
