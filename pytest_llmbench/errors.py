@@ -1,14 +1,25 @@
-"""Every error pytest-llmbench raises on purpose.
+"""Every error pytest-llmbench raises on purpose: what each means, where it is raised and
+what becomes of it. Messages are one line that says what was wrong, where, and what is
+accepted.
 
-LLMBenchError
-├── ConfigError        a wrong option or ini value; becomes one pytest.UsageError line
-├── FormatError        a malformed scenario, dataset or criteria file; names file and field
-└── RunError           a failure while running an item (the item becomes an error)
-    ├── ModelError     a model call failed (network, provider, timeout, bad reply)
-    ├── BudgetExhausted  --llm-budget-usd is spent; the item is skipped
-    └── JudgeError     an evaluator or grader reply could not be used
-
-Messages are one line that says what was wrong, where, and what is accepted.
+LLMBenchError      the base; the `llmbench` command prints any of them as one line
+│                  "llmbench: error: ..." and exits with 2 (cli/__init__.py)
+├── ConfigError    a wrong argument of an `llmbench` command: a missing folder or file, a
+│                  document without its marked block (cli/datasets.py, cli/complexity.py,
+│                  cli/catalogue.py). A bad --llm-* option is not one: settings.py raises
+│                  pytest.UsageError for it.
+├── FormatError    a malformed scenario, dataset, dialog script, image, criteria file or
+│                  report dir, naming the file and field (formats/, reporting/runs.py,
+│                  cli/airun.py). At collection it is the scenario's one-line error
+│                  (collection.py); airun/criteria.py lists it and reads the next file.
+└── RunError       running an item failed; tasks/pipeline.py makes the item an error
+    ├── ModelError       a model call failed: provider, network, timeout, no reply, a
+    │                    replay or cache miss (models/, airun/replay.py, execution/managed.py).
+    │                    execution/retry.py tries a retryable one again, then raises it
+    │                    saying how many retries it gave up after; tasks/dialog.py switches
+    │                    to the text tool protocol when a provider rejects native tools.
+    └── BudgetExhausted  --llm-budget-usd is spent (execution/managed.py); the engine
+                         reports the item as skipped (execution/engine.py)
 """
 
 from __future__ import annotations
@@ -21,7 +32,7 @@ class LLMBenchError(Exception):
 
 
 class ConfigError(LLMBenchError):
-    """A command-line option, environment variable or ini value is wrong."""
+    """A wrong argument of an `llmbench` command (a bad --llm-* option is a pytest.UsageError)."""
 
 
 class FormatError(LLMBenchError):
@@ -63,7 +74,3 @@ class ModelError(RunError):
 
 class BudgetExhausted(RunError):
     """--llm-budget-usd is spent: no new call starts, remaining items are skipped."""
-
-
-class JudgeError(RunError):
-    """An evaluator or grader reply could not be turned into a verdict or grade."""

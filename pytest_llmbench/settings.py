@@ -1,4 +1,8 @@
-"""Every --llm-* option, its ini twin and environment variable, resolved once.
+"""Every --llm-* option, its ini twin and environment variable, declared once and resolved once.
+
+Each Settings field declares its option (`option(...)`): name, parser, default and help.
+From that one declaration come the command-line options and ini names (`add_options`),
+the values (`resolve`) and the README's table of options (`options_table`).
 
 Precedence: command line > environment (LLMBENCH_<NAME>) > ini ([tool.pytest.ini_options]
 llm_<name>) > default. `resolve` returns an immutable Settings; any bad value is one
@@ -10,9 +14,9 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -143,12 +147,17 @@ def _formula_name(text: str) -> str:
 
 @dataclass(frozen=True)
 class OptionSpec:
+    """One option: its names, how its text is read, its default and what it means."""
+
     name: str  # "model" -> --llm-model, llm_model, LLMBENCH_MODEL
     parse: Callable[[str], Any]
-    default: Any
-    help: str
+    default: Any  # as `parse` (or a list of its values when `many`) would give it
+    help: str  # Markdown: the README's "meaning" column; --help drops the backquotes
+    shown: str | None = None  # the default in words, when `default` does not say it
     many: bool = False  # repeatable, and each value may be a comma list
     switch: bool = False  # a switch on the command line (--llm-resume); true/false elsewhere
+    path: bool = False  # a folder, joined to the directory pytest was invoked from
+    convert: Callable[[Any], Any] = lambda value: value  # the parsed value as Settings holds it
 
     @property
     def flag(self) -> str:
@@ -162,185 +171,117 @@ class OptionSpec:
     def env(self) -> str:
         return f"LLMBENCH_{self.name.upper()}"
 
+    @property
+    def shown_default(self) -> str:
+        if self.shown is not None:
+            return self.shown
+        value = self.default[0] if isinstance(self.default, list) and self.default else self.default
+        if value in (None, []):
+            return "none"
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return f"`{value}`" if isinstance(value, str) else f"{value:g}"
 
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "model",
-        _model_name,
-        [DEFAULT_MODEL],
-        "model(s) to benchmark; repeat or comma-separate "
-        f"(litellm names, or built-in {', '.join(_builtin_names())}). Default: {DEFAULT_MODEL}",
-        many=True,
-    ),
-    OptionSpec(
-        "judge",
-        _model_name,
-        [],
-        "evaluator model(s); repeat or comma-separate. Default: none "
-        "(only deterministic checks score)",
-        many=True,
-    ),
-    OptionSpec(
-        "grader",
-        _model_name,
-        None,
-        "grader model turning each evaluator report into a grade. Default: the first judge",
-    ),
-    OptionSpec(
-        "api_base",
-        _text,
-        None,
-        "API base URL passed to litellm for every model (local OpenAI-compatible servers)",
-    ),
-    OptionSpec(
-        "attempts", _int_at_least(1), 3, "attempts per item, the best one counts. Default: 3"
-    ),
-    OptionSpec(
-        "temperature",
-        _float_between(0.0, 2.0),
-        None,
-        "candidate sampling temperature, 0-2. Default: provider's",
-    ),
-    OptionSpec(
-        "max_tokens",
-        _int_at_least(1),
-        None,
-        "maximum completion tokens per candidate reply. Default: provider's",
-    ),
-    OptionSpec(
-        "timeout",
-        _float_between(0.0, None, open_low=True),
-        600.0,
-        "seconds per model call. Default: 600",
-    ),
-    OptionSpec(
-        "grader_samples",
-        _int_at_least(1),
-        5,
-        "grader samples when the provider gives no logprobs. Default: 5",
-    ),
-    OptionSpec(
-        "report_dir",
-        _text,
-        "reports",
-        "folder for leaderboard.json/.md, report.html, results.jsonl and report.json. "
-        "Default: reports",
-    ),
-    OptionSpec(
-        "score_formula",
-        _formula_name,
-        None,
-        f"leaderboard score formula for every category: {', '.join(FORMULAS)}. Default: "
-        "each category's own (multimodal for the multimodal category, else weighted)",
-    ),
-    OptionSpec(
-        "min_score",
-        _float_between(0.0, 1.0),
-        None,
-        "fail items whose quality (Acc + Compl)/8, 0.25-1, is below this; quality does not "
-        "depend on the other models, unlike the weighted score. Default: no gate",
-    ),
-    OptionSpec(
-        "concurrency",
-        _int_at_least(1),
-        16,
-        "model calls in flight at once per model, over all xdist workers together. Default: 16",
-    ),
-    OptionSpec(
-        "max_retries",
-        _int_at_least(0),
-        5,
-        "retries of a call that failed with 429, 5xx, a timeout or a dropped connection. Default: 5",
-    ),
-    # The first backoff; tests make it small. Each retry doubles it (capped at 60 s), with jitter.
-    OptionSpec(
-        "retry_backoff",
-        _float_between(0.0, 60.0, open_low=True),
-        1.0,
-        "seconds before the first retry; doubles per retry, with jitter. Default: 1",
-    ),
-    OptionSpec(
-        "cache",
-        _choice(*CACHE_MODES),
-        "on",
-        "request cache: on (read and write), off, refresh (write only), "
-        "replay (read only, no network; a miss is an error). Default: on",
-    ),
-    OptionSpec(
-        "cache_dir",
-        _text,
-        ".llmbench_cache",
-        "folder of the request cache. Default: .llmbench_cache",
-    ),
-    OptionSpec(
-        "resume",
-        _bool,
-        False,
-        "skip items already finished in the report dir's results.jsonl; re-run errored ones",
-        switch=True,
-    ),
-    OptionSpec(
-        "budget_usd",
-        _float_between(0.0, None, open_low=True),
-        None,
-        "stop starting model calls once this many USD are spent; remaining items are skipped",
-    ),
-    OptionSpec(
-        "price",
-        _price,
-        [],
-        "price of a model litellm does not know: MODEL=IN/OUT in USD per million "
-        "input/output tokens; repeat or comma-separate",
-        many=True,
-    ),
-    OptionSpec(
-        "tool_protocol",
-        _tool_protocol,
-        [],
-        "how dialog scenarios offer their tools: native (function calling), text (JSON "
-        "commands) or auto (native, text when the provider rejects tools); MODE or "
-        "MODEL=MODE, repeat or comma-separate. Default: auto",
-        many=True,
-    ),
-    OptionSpec(
-        "replay_dir",
-        _text,
-        None,
-        "results clone whose Output/<Model>/ answers llmbench/replay/<Model> replays "
-        "(the public AIRUN results layout)",
-    ),
-)
+
+def option(name: str, parse: Callable[[str], Any], default: Any, **spec: Any) -> Any:
+    """A Settings field declared as the option `name` (see OptionSpec for `spec`)."""
+    return field(metadata={"option": OptionSpec(name, parse, default, **spec)})
+
+
+def _price_table(prices: list[tuple[str, float, float]]) -> dict[str, tuple[float, float]]:
+    return {model: (per_in, per_out) for model, per_in, per_out in prices}
+
+
+def _code(words: list[str]) -> str:
+    return ", ".join(f"`{word}`" for word in words)
 
 
 @dataclass(frozen=True)
 class Settings:
-    models: tuple[str, ...]
-    judges: tuple[str, ...]
-    grader: str | None
-    api_base: str | None
-    attempts: int
-    temperature: float | None
-    max_tokens: int | None
-    timeout: float
-    grader_samples: int
-    report_dir: Path
-    score_formula: str | None = None
-    min_score: float | None = None
-    concurrency: int = 16
-    max_retries: int = 5
-    retry_backoff: float = 1.0
-    cache: CacheMode = "on"
-    cache_dir: Path = Path(".llmbench_cache")
-    resume: bool = False
-    budget_usd: float | None = None
-    prices: dict[str, tuple[float, float]] = field(default_factory=dict)
-    replay_dir: Path | None = None
+    """The resolved options; the field order is the order of the leaderboard's settings."""
+
+    models: tuple[str, ...] = option(
+        "model", _model_name, [DEFAULT_MODEL], many=True, convert=tuple,
+        help=f"models to benchmark: litellm names or the built-in {_code(_builtin_names())}; "
+        "repeat or comma-separate")  # fmt: skip
+    judges: tuple[str, ...] = option(
+        "judge", _model_name, [], many=True, convert=tuple,
+        help="evaluator models; repeat or comma-separate. Without one, only the deterministic "
+        "checks score")  # fmt: skip
+    grader: str | None = option(
+        "grader", _model_name, None, shown="the first judge",
+        help="the model that grades each evaluator report")  # fmt: skip
+    api_base: str | None = option(
+        "api_base", _text, None, shown="provider's",
+        help="API base URL passed to litellm for every model (local OpenAI-compatible servers)")  # fmt: skip
+    attempts: int = option("attempts", _int_at_least(1), 3, help="attempts per item; the best counts")  # fmt: skip
+    temperature: float | None = option(
+        "temperature", _float_between(0.0, 2.0), None, shown="provider's",
+        help="candidate sampling temperature, 0-2")  # fmt: skip
+    max_tokens: int | None = option(
+        "max_tokens", _int_at_least(1), None, shown="provider's",
+        help="maximum completion tokens per candidate reply")  # fmt: skip
+    timeout: float = option(
+        "timeout", _float_between(0.0, None, open_low=True), 600.0,
+        help="seconds per model call")  # fmt: skip
+    grader_samples: int = option(
+        "grader_samples", _int_at_least(1), 5,
+        help="grader samples when the provider gives no logprobs")  # fmt: skip
+    report_dir: Path = option(
+        "report_dir", _text, "reports", path=True,
+        help="folder for leaderboard.json/.md, report.html, results.jsonl and report.json")  # fmt: skip
+    score_formula: str | None = option(
+        "score_formula", _formula_name, None,
+        shown="per category: `multimodal` for multimodal, else `weighted`",
+        help=f"leaderboard score formula for every category: {_code(list(FORMULAS))}")  # fmt: skip
+    min_score: float | None = option(
+        "min_score", _float_between(0.0, 1.0), None,
+        help="fail items whose quality (Acc + Compl)/8, 0.25-1, is below this; quality does not "
+        "depend on the other models, unlike the weighted score")  # fmt: skip
+    concurrency: int = option(
+        "concurrency", _int_at_least(1), 16,
+        help="model calls in flight at once per model, over all xdist workers together")  # fmt: skip
+    max_retries: int = option(
+        "max_retries", _int_at_least(0), 5,
+        help="retries of a call that failed with 429, 5xx, a timeout or a dropped connection")  # fmt: skip
+    retry_backoff: float = option(
+        "retry_backoff", _float_between(0.0, 60.0, open_low=True), 1.0,
+        help="seconds before the first retry; doubles per retry (at most 60), with jitter")  # fmt: skip
+    cache: CacheMode = option(
+        "cache", _choice(*CACHE_MODES), "on",
+        help="request cache: `on` (read and write), `off`, `refresh` (write only) or `replay` "
+        "(read only, no network; a miss is an error)")  # fmt: skip
+    cache_dir: Path = option(
+        "cache_dir", _text, ".llmbench_cache", path=True, help="folder of the request cache")  # fmt: skip
+    resume: bool = option(
+        "resume", _bool, False, switch=True,
+        help="skip items already finished in the report dir's results.jsonl; re-run errored ones")  # fmt: skip
+    budget_usd: float | None = option(
+        "budget_usd", _float_between(0.0, None, open_low=True), None,
+        help="stop starting model calls once this many USD are spent; remaining items are skipped")  # fmt: skip
+    prices: dict[str, tuple[float, float]] = option(
+        "price", _price, [], many=True, convert=_price_table, shown="litellm's table",
+        help="price of a model litellm does not know: `MODEL=IN/OUT` in USD per million "
+        "input/output tokens; repeat or comma-separate")  # fmt: skip
+    replay_dir: Path | None = option(
+        "replay_dir", _text, None, path=True,
+        help="results clone whose `Output/<Model>/` answers `llmbench/replay/<Model>` replays "
+        "(the public AIRUN results layout)")  # fmt: skip
     # model -> auto | native | text; the key "" is the default for every other model
-    tool_protocols: dict[str, str] = field(default_factory=dict)
+    tool_protocols: dict[str, str] = option(
+        "tool_protocol", _tool_protocol, [], many=True, convert=dict, shown="`auto`",
+        help="how dialog scenarios offer their tools: `native` (function calling), `text` (JSON "
+        "commands) or `auto` (native, text when the provider rejects tools); `MODE` or "
+        "`MODEL=MODE`, repeat or comma-separate")  # fmt: skip
 
     def tool_protocol(self, model: str) -> str:
         return self.tool_protocols.get(model, self.tool_protocols.get("", "auto"))
 
+
+_DECLARED: tuple[tuple[str, OptionSpec], ...] = tuple(
+    (f.name, f.metadata["option"]) for f in fields(Settings)
+)
+OPTIONS: tuple[OptionSpec, ...] = tuple(spec for _, spec in _DECLARED)
 
 SETTINGS_KEY = pytest.StashKey[Settings]()
 
@@ -353,26 +294,27 @@ def settings_of(config: pytest.Config) -> Settings:
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("llmbench", "LLM benchmark (pytest-llmbench)")
     for spec in OPTIONS:
-        extra = f" [env {spec.env}, ini {spec.dest}]"
-        if spec.many:
-            group.addoption(
-                spec.flag, dest=spec.dest, action="append", default=None, help=spec.help + extra
-            )
-        elif spec.switch:
-            group.addoption(
-                spec.flag,
-                dest=spec.dest,
-                action="store_const",
-                const="true",
-                default=None,
-                help=spec.help + extra,
-            )
-        else:
-            group.addoption(spec.flag, dest=spec.dest, default=None, help=spec.help + extra)
-        if spec.many:
-            parser.addini(spec.dest, help=spec.help, type="args", default=None)
-        else:
-            parser.addini(spec.dest, help=spec.help, type="string", default=None)
+        text = f"{spec.help}. Default: {spec.shown_default}".replace("`", "")
+        how: dict[str, Any] = (
+            {"action": "append"}
+            if spec.many
+            else {"action": "store_const", "const": "true"}
+            if spec.switch
+            else {}
+        )
+        where = f" [env {spec.env}, ini {spec.dest}]"
+        group.addoption(spec.flag, dest=spec.dest, default=None, help=text + where, **how)
+        kind: Literal["args", "string"] = "args" if spec.many else "string"
+        parser.addini(spec.dest, help=text, type=kind, default=None)
+
+
+def options_table() -> str:
+    """The README's table of options (regenerate it with `python -m pytest_llmbench.settings`)."""
+    rows = ["| option | env / ini | default | meaning |", "|---|---|---|---|"]
+    rows += [
+        f"| `{s.flag}` | `{s.env}` / `{s.dest}` | {s.shown_default} | {s.help} |" for s in OPTIONS
+    ]
+    return "\n".join(rows) + "\n"
 
 
 def _split(values: list[str] | str) -> list[str]:
@@ -410,48 +352,47 @@ def _value(config: pytest.Config, spec: OptionSpec) -> Any:
         raise pytest.UsageError(f"{source}: {exc}") from None
 
 
-def resolve(config: pytest.Config) -> Settings:
-    values = {spec.name: _value(config, spec) for spec in OPTIONS}
-    for judge in values["judge"] + [values["grader"]] * (values["grader"] is not None):
+def _settled(spec: OptionSpec, value: Any, here: Path) -> Any:
+    """A parsed value as Settings holds it; a relative folder is taken from `here`."""
+    if value is None:
+        return None
+    return here / value if spec.path else spec.convert(value)  # an absolute path stays
+
+
+def _check_judges(judges: tuple[str, ...], grader: str | None) -> None:
+    for judge in [*judges, *([grader] if grader is not None else [])]:
         if is_offline(judge):
             raise pytest.UsageError(
                 f"--llm-judge/--llm-grader: {judge!r} is an offline model and cannot judge; "
                 f"give a litellm model (models starting with {OFFLINE_PREFIX!r} only answer tasks)"
             )
-    if values["grader"] is not None and not values["judge"]:
+    if grader is not None and not judges:
         raise pytest.UsageError(
             "--llm-grader: needs at least one --llm-judge to grade the reports of"
         )
-    here = Path(config.invocation_params.dir)
-    replay_dir = here / values["replay_dir"] if values["replay_dir"] else None
-    for model in values["model"]:
+
+
+def _check_replays(models: tuple[str, ...], replay_dir: Path | None) -> None:
+    for model in models:
         if is_replay(model):
             try:
                 published_model(model, replay_dir)
             except ValueError as exc:
                 raise pytest.UsageError(f"--llm-model: {exc}") from None
-    report_dir = here / values["report_dir"]  # an absolute path stays as it is
-    return Settings(
-        models=tuple(values["model"]),
-        judges=tuple(values["judge"]),
-        grader=values["grader"] or (values["judge"][0] if values["judge"] else None),
-        api_base=values["api_base"],
-        attempts=values["attempts"],
-        temperature=values["temperature"],
-        max_tokens=values["max_tokens"],
-        timeout=values["timeout"],
-        grader_samples=values["grader_samples"],
-        report_dir=report_dir,
-        score_formula=values["score_formula"],
-        min_score=values["min_score"],
-        concurrency=values["concurrency"],
-        max_retries=values["max_retries"],
-        retry_backoff=values["retry_backoff"],
-        cache=values["cache"],
-        cache_dir=here / values["cache_dir"],
-        resume=values["resume"],
-        budget_usd=values["budget_usd"],
-        prices={model: (per_in, per_out) for model, per_in, per_out in values["price"]},
-        tool_protocols=dict(values["tool_protocol"]),
-        replay_dir=replay_dir,
-    )
+
+
+def _grader(grader: str | None, judges: tuple[str, ...]) -> str | None:
+    """The grader given, else the first judge."""
+    return grader or (judges[0] if judges else None)
+
+
+def resolve(config: pytest.Config) -> Settings:
+    here = Path(config.invocation_params.dir)
+    values = {name: _settled(spec, _value(config, spec), here) for name, spec in _DECLARED}
+    _check_judges(values["judges"], values["grader"])
+    _check_replays(values["models"], values["replay_dir"])
+    return Settings(**{**values, "grader": _grader(values["grader"], values["judges"])})
+
+
+if __name__ == "__main__":
+    print(options_table(), end="")

@@ -1,5 +1,5 @@
 """The files of an answer: its code blocks named by the paths the answer gives, checked
-for safety, and written into a temporary folder when a tool needs them on disk.
+for safety.
 
 A path that is absolute (`/etc/passwd`, `C:\\x`, `~/x`) or climbs out of the workspace
 (`../x`, `a/../../x`) is rejected and reported; its block is kept as an unnamed block, so
@@ -10,11 +10,7 @@ named `block<N>` with their language.
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..formats.codeblocks import CodeBlock, extract_code_blocks
 from ..formats.paths import safe_path
@@ -41,21 +37,6 @@ class Workspace:
     @property
     def paths(self) -> frozenset[str]:
         return frozenset(f.path for f in self.files if f.path)
-
-    @contextmanager
-    def on_disk(self) -> Iterator[Path]:
-        """The named files in a temporary folder, removed afterwards."""
-        with tempfile.TemporaryDirectory(prefix="llmbench-answer-") as folder:
-            root = Path(folder).resolve()
-            for f in self.files:
-                if f.path is None:
-                    continue
-                target = (root / f.path).resolve()
-                if not target.is_relative_to(root):  # a symlink trick; safe_path forbids it
-                    continue
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(f.code, encoding="utf-8")
-            yield root
 
 
 def build_workspace(blocks: list[CodeBlock]) -> Workspace:

@@ -33,8 +33,3 @@ def background_loop() -> asyncio.AbstractEventLoop:
 def submit(coro: Coroutine[Any, Any, T]) -> Future[T]:
     """Schedule `coro` on the background loop; the returned future is safe to wait on."""
     return asyncio.run_coroutine_threadsafe(coro, background_loop())
-
-
-def call_soon(func: Any, *args: Any) -> None:
-    """Run a plain function on the loop's thread (for state only the loop may touch)."""
-    background_loop().call_soon_threadsafe(func, *args)

@@ -151,6 +151,87 @@ def test_gives_up_after_max_retries_and_does_not_retry_permanent_errors() -> Non
     assert len(tries) == 1
 
 
+def test_retry_after_wins_over_a_shorter_backoff_up_to_its_cap_and_backoff_stops_at_60_s() -> None:
+    sleeps: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    tries, call = _failing(
+        [
+            ModelError("503", retryable=True, status=503, retry_after=1000.0),
+            ModelError("429", retryable=True, status=429, retry_after=5.0),
+            *[ModelError("500", retryable=True, status=500)] * 3,
+        ]
+    )
+    policy = RetryPolicy(max_retries=5, base_s=16.0)
+    assert asyncio.run(with_retries(call, policy, sleep=sleep, rand=lambda: 1.0)) == "ok"  # type: ignore[arg-type]
+    # Retry-After 1000 s is capped at 300; 5 s is below the backoff of 32; then the 60 s cap.
+    assert sleeps == [300.0, 32.0, 60.0, 60.0, 60.0] and len(tries) == 6
+    sleeps.clear()
+    _, call = _failing([ModelError("429", retryable=True, status=429, retry_after=5.0)])
+    asyncio.run(with_retries(call, RetryPolicy(base_s=1.0), sleep=sleep, rand=lambda: 1.0))  # type: ignore[arg-type]
+    assert sleeps == [5.0]  # Retry-After wins over a shorter backoff
+
+
+def test_every_429_is_reported_and_a_late_permanent_error_says_how_many_retries() -> None:
+    async def sleep(seconds: float) -> None:
+        pass
+
+    rate_limits: list[int] = []
+    retries: list[int] = []
+    tries, call = _failing(
+        [
+            ModelError("429", retryable=True, status=429),
+            ModelError("429", retryable=True, status=429),
+            ModelError("400 bad request", status=400),
+        ]
+    )
+    with pytest.raises(ModelError, match=r"^400 bad request \(gave up after 2 retries\)$") as info:
+        asyncio.run(
+            with_retries(
+                call,  # type: ignore[arg-type]
+                RetryPolicy(),
+                on_rate_limit=lambda: rate_limits.append(1),
+                on_retry=lambda: retries.append(1),
+                sleep=sleep,
+            )
+        )
+    assert info.value.status == 400 and not info.value.retryable
+    assert isinstance(info.value.__cause__, ModelError)
+    assert len(tries) == 3 and len(rate_limits) == 2 and len(retries) == 2
+    rate_limits.clear()
+    _, call = _failing([ModelError("429", retryable=True, status=429)] * 2)
+    with pytest.raises(ModelError, match="gave up after 1 retries") as info:
+        asyncio.run(
+            with_retries(
+                call,  # type: ignore[arg-type]
+                RetryPolicy(max_retries=1),
+                on_rate_limit=lambda: rate_limits.append(1),
+                sleep=sleep,
+            )
+        )
+    assert info.value.status == 429
+    assert len(rate_limits) == 2  # the last 429, not retried, still lowers the limit
+
+
+def test_other_exceptions_are_not_retried() -> None:
+    sleeps: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    tries: list[int] = []
+
+    async def call() -> str:
+        tries.append(1)
+        raise KeyError("a bug, not a provider failure")
+
+    with pytest.raises(KeyError, match="a bug"):
+        asyncio.run(with_retries(call, RetryPolicy(), sleep=sleep))
+    assert len(tries) == 1 and sleeps == []
+
+
 class _Provider(Exception):
     def __init__(self, status: int | None, headers: dict[str, str] | None = None) -> None:
         super().__init__(f"status {status}")

@@ -1,0 +1,92 @@
+"""Settings: one declaration per option gives the options, their values and the README table."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.settings import Settings, options_table, resolve
+from tests.conftest import REPO
+
+
+def test_the_readme_options_table_is_generated_from_the_declarations() -> None:
+    readme = (REPO / "README.md").read_text()
+    block = re.search(r"<!-- options:start -->\n(.*?)<!-- options:end -->", readme, re.DOTALL)
+    assert block, "README.md has no <!-- options:start --> ... <!-- options:end --> block"
+    assert block.group(1) == options_table(), (
+        "README.md's options table is stale: replace it with `python -m pytest_llmbench.settings`"
+    )
+
+
+def test_the_table_lists_every_option_with_its_names_and_default() -> None:
+    rows = options_table().splitlines()[2:]
+    assert len(rows) == len(Settings.__dataclass_fields__)
+    assert "| `--llm-max-retries` | `LLMBENCH_MAX_RETRIES` / `llm_max_retries` | 5 |" in rows[13]
+    assert rows[17].startswith("| `--llm-resume` | `LLMBENCH_RESUME` / `llm_resume` | off |")
+
+
+def _resolved(pytester: pytest.Pytester, *args: str) -> Settings:
+    return resolve(pytester.parseconfig(*args))
+
+
+def test_command_line_wins_over_environment_over_ini_over_default(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makeini(
+        "[pytest]\nllm_attempts = 4\nllm_timeout = 30\nllm_model = openai/a openai/b,openai/a\n"
+    )
+    monkeypatch.setenv("LLMBENCH_ATTEMPTS", "5")
+    monkeypatch.setenv("LLMBENCH_TIMEOUT", "")  # an empty variable counts as not set
+    assert _resolved(pytester, "--llm-attempts=6").attempts == 6
+    settings = _resolved(pytester)
+    assert settings.attempts == 5
+    assert settings.timeout == 30.0
+    assert settings.models == ("openai/a", "openai/b")  # split, comma lists too, once each
+    assert settings.grader_samples == 5
+    monkeypatch.delenv("LLMBENCH_ATTEMPTS")
+    assert _resolved(pytester).attempts == 4
+
+
+def test_defaults_and_derived_values(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    settings = _resolved(pytester)
+    assert settings.models == ("llmbench/reference",) and settings.judges == ()
+    assert settings.grader is None and settings.prices == {} and not settings.resume
+    assert settings.tool_protocol("openai/x") == "auto"
+    assert settings.report_dir == pytester.path / "reports"
+    assert settings.cache_dir == pytester.path / ".llmbench_cache"
+    assert settings.replay_dir is None
+    settings = _resolved(
+        pytester,
+        "--llm-judge=openai/j1,openai/j2",
+        "--llm-price=openai/m=1/2.5",
+        "--llm-tool-protocol=text,openai/m=native",
+        "--llm-report-dir=out",
+        f"--llm-cache-dir={tmp_path}",
+        "--llm-resume",
+    )
+    assert settings.judges == ("openai/j1", "openai/j2")
+    assert settings.grader == "openai/j1"  # the first judge
+    assert settings.prices == {"openai/m": (1.0, 2.5)}
+    assert settings.tool_protocol("openai/m") == "native"
+    assert settings.tool_protocol("openai/x") == "text"
+    assert settings.report_dir == pytester.path / "out"
+    assert settings.cache_dir == tmp_path  # an absolute path stays as it is
+    assert settings.resume is True
+
+
+def test_the_leaderboard_keeps_its_settings_keys_in_order(pytester: pytest.Pytester) -> None:
+    assert list(asdict(_resolved(pytester))) == [
+        "models", "judges", "grader", "api_base", "attempts", "temperature", "max_tokens",
+        "timeout", "grader_samples", "report_dir", "score_formula", "min_score", "concurrency",
+        "max_retries", "retry_backoff", "cache", "cache_dir", "resume", "budget_usd", "prices",
+        "replay_dir", "tool_protocols",
+    ]  # fmt: skip
+
+
+def test_a_bad_ini_value_names_the_ini_key(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nllm_cache = maybe\n")
+    with pytest.raises(pytest.UsageError, match=r"^ini llm_cache: expected one of on\|off"):
+        _resolved(pytester)
