@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pytest_llmbench.reporting import html, leaderboard
 from pytest_llmbench.reporting.runs import common_attempts, load_run
+from pytest_llmbench.reporting.writer import envelope
 
 
 def main() -> None:
@@ -25,24 +26,23 @@ def main() -> None:
     run = load_run(args.report_dir)
     attempts = common_attempts([run])
     items = [
-        {**item, "nodeid": f"{item.get('nodeid', '')}#{n}"}
+        item.model_copy(update={"nodeid": f"{item.nodeid}#{n}"})
         for n in range(args.items // len(run.items) + 1)
         for item in run.items
     ][: args.items]
     start = time.perf_counter()
     board = leaderboard.build(items, attempts)
     built = time.perf_counter() - start
-    document = {"created_utc": "", "plugin_version": "", "git_commit": None, "leaderboard": board}
+    document = envelope(board, {}, args.report_dir)
     start = time.perf_counter()
     page = html.render(document, items, leaderboard.scores(items, attempts, None))
     rendered = time.perf_counter() - start
-    rows = len(board["models"]) + len(board["categories"])
+    rows = len(board.models) + len(board.categories)
     print(
         f"{len(items)} items, {rows} rows: leaderboard {built:.2f} s, report.html {rendered:.2f} s"
     )
-    print(
-        f"report.html {len(page.encode()) / 1e6:.1f} MB; results {len(json.dumps(items)) / 1e6:.1f} MB"
-    )
+    size = sum(len(json.dumps(i.model_dump(mode="json"))) for i in items)
+    print(f"report.html {len(page.encode()) / 1e6:.1f} MB; results {size / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":

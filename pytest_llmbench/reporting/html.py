@@ -13,14 +13,15 @@ from typing import Any
 
 import jinja2
 from markupsafe import Markup
+from pydantic import JsonValue
 
+from ..schema.leaderboard import Leaderboard, LeaderboardDocument
+from ..schema.results import AttemptResult, ItemResult, Verdict
 from . import charts
 
 _ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
     autoescape=True,
-    # Results written by older versions may lack newer fields: render them empty.
-    undefined=jinja2.ChainableUndefined,
     trim_blocks=True,
     lstrip_blocks=True,
 )
@@ -42,60 +43,73 @@ def _cost(value: object) -> str:
     return f"${value:.4f}" if isinstance(value, int | float) else "–"
 
 
-def _verdict(verdict: dict[str, Any] | None) -> Markup:
+def _verdict(verdict: Verdict | None) -> Markup:
     if verdict is None:
         return Markup("–")
-    word = "Pass" if verdict["passed"] else "Fail"
-    confidence = f" ({verdict['confidence']:.0f}%)" if verdict.get("confidence") is not None else ""
+    word = "Pass" if verdict.passed else "Fail"
+    confidence = f" ({verdict.confidence:.0f}%)" if verdict.confidence is not None else ""
     return Markup('<span class="{}" title="{}">{}{}</span>').format(
-        word.lower(), verdict.get("reason", ""), word, confidence
+        word.lower(), verdict.reason, word, confidence
     )
 
 
-def _judges_of(attempt: dict[str, Any]) -> list[str]:
-    return sorted({j for step in attempt["steps"] for j in step["judges"]})
+def _judges_of(attempt: AttemptResult) -> list[str]:
+    return sorted({j for step in attempt.steps for j in step.judges})
 
 
-def output_gci(item: dict[str, Any]) -> float | None:
+# Attempt fields the template shows in their own places; the rest are listed as figures.
+_SHOWN = {
+    "attempt",
+    "answer",
+    "answer_latency_s",
+    "accuracy",
+    "completeness",
+    "quality",
+    "steps",
+    "reports",
+    "calls",
+    "generation_rate",
+    "dialog",
+}
+
+
+def _other_fields(attempt: AttemptResult) -> dict[str, JsonValue]:
+    return attempt.model_dump(mode="json", exclude=_SHOWN)
+
+
+def output_gci(item: ItemResult) -> float | None:
     """GCI of the best answer's code (results.CodeMetrics), when it has code."""
-    code = item.get("code")
-    gci = code.get("gci") if isinstance(code, dict) else None
-    return float(gci) if isinstance(gci, int | float) else None
+    return item.code.gci if item.code else None
 
 
-def _charts(board: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    models = board["models"]
-    order = [r["model"] for r in models]
-    bars = [charts.Bar(r["model"], r["score"], *(r["score_ci"] or (None, None))) for r in models]
-    categories = sorted({r["category"] for r in board["categories"]})
-    cells = {(r["model"], r["category"]): r["score"] for r in board["categories"]}
-    has_cost = any(r["candidate_cost_usd"] is not None for r in models)
+def _charts(board: Leaderboard, items: Sequence[ItemResult]) -> dict[str, Any]:
+    models = board.models
+    order = [r.model for r in models]
+    bars = [charts.Bar(r.model, r.score, *(r.score_ci or (None, None))) for r in models]
+    categories = sorted({str(r.category) for r in board.categories})
+    cells = {(r.model, str(r.category)): r.score for r in board.categories}
+    has_cost = any(r.candidate_cost_usd is not None for r in models)
     cost_label = "candidate cost (USD)" if has_cost else "candidate tokens (no prices known)"
     points = [
         charts.Point(
-            r["model"],
-            (r["candidate_cost_usd"] or 0.0) if has_cost else float(r["candidate_tokens"]),
-            r["score"],
-            r["model"],
+            r.model,
+            (r.candidate_cost_usd or 0.0) if has_cost else float(r.candidate_tokens),
+            r.score,
+            r.model,
         )
         for r in models
-        if r["score"] is not None
+        if r.score is not None
     ]
     complexity = [
-        charts.Point(
-            f"{i['model']} · {i['scenario']} · {i.get('dataset') or '-'}",
-            float(i["complexity"]["gci"]),
-            out,
-            i["model"],
-        )
+        charts.Point(f"{i.model} · {i.scenario} · {i.dataset or '-'}", float(gci), out, i.model)
         for i in items
-        if isinstance(i.get("complexity", {}).get("gci"), int | float)
+        if isinstance(gci := i.complexity.get("gci"), int | float)
         and (out := output_gci(i)) is not None
     ]
     return {
         "scores": Markup(charts.bar_chart(bars, "score by model")),
         "heatmap": Markup(
-            charts.heat_map([r["model"] for r in models], categories, cells, "score heat map")
+            charts.heat_map([r.model for r in models], categories, cells, "score heat map")
         ),
         "cost_label": cost_label,
         "cost": Markup(
@@ -120,19 +134,14 @@ def _charts(board: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str,
 
 
 def render(
-    document: dict[str, Any], items: Sequence[dict[str, Any]], scores: Sequence[float | None]
+    document: LeaderboardDocument, items: Sequence[ItemResult], scores: Sequence[float | None]
 ) -> str:
-    board = document["leaderboard"]
-    order = {r["model"]: n for n, r in enumerate(board["models"])}
+    board = document.leaderboard
+    order = {r.model: n for n, r in enumerate(board.models)}
 
-    def position(pair: tuple[dict[str, Any], float | None]) -> tuple[int, str, str, str]:
+    def position(pair: tuple[ItemResult, float | None]) -> tuple[int, str, str, str]:
         item = pair[0]
-        return (
-            order.get(item["model"], 0),
-            item["category"],
-            item["scenario"],
-            item.get("dataset") or "",
-        )
+        return (order.get(item.model, 0), item.category, item.scenario, item.dataset or "")
 
     pairs = sorted(zip(items, scores, strict=True), key=position)
     rows = [{"item": item, "score": score} for item, score in pairs]
@@ -148,4 +157,5 @@ def render(
         cost=_cost,
         verdict=_verdict,
         judges_of=_judges_of,
+        other_fields=_other_fields,
     )

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.formats.criteria import Check, CriterionStep
 from pytest_llmbench.formats.dialog import ScriptCall
-from pytest_llmbench.formats.scenario import Check, CriterionStep, DialogTurn
+from pytest_llmbench.formats.scenario import DialogTurn
 from pytest_llmbench.models.base import ToolCall
 from pytest_llmbench.models.script import as_reply, next_calls, position, replies
 from pytest_llmbench.schema.results import MetricResult

@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_llmbench.reporting import html, leaderboard
+from pytest_llmbench.schema.leaderboard import LeaderboardDocument, Machine
+from pytest_llmbench.schema.results import CodeMetrics, ItemResult
 from tests.unit.test_leaderboard import _item
 
 
-def _page(items: list[dict[str, Any]]) -> str:
+def _page(items: list[ItemResult]) -> str:
     board = leaderboard.build(items, attempts=3)
-    document = {"created_utc": "t", "plugin_version": "0", "git_commit": None, "leaderboard": board}
+    document = LeaderboardDocument(
+        schema_version=2,
+        plugin_version="0",
+        git_commit=None,
+        created_utc="t",
+        machine=Machine(python="", platform="", node=""),
+        settings={},
+        leaderboard=board,
+    )
     return html.render(document, items, leaderboard.scores(items, 3, None))
 
 
-def _with_answer(item: dict[str, Any], answer: str) -> dict[str, Any]:
-    item["attempts"][0].update(
-        answer=answer, answer_latency_s=1.0, quality=0.5, steps=[], reports=[]
-    )
-    item.update(scenario="S", dataset=None, status="scored")
+def _with_answer(item: ItemResult, answer: str) -> ItemResult:
+    attempt = item.attempts[0]
+    attempt.answer, attempt.answer_latency_s, attempt.quality = answer, 1.0, 0.5
+    attempt.steps, attempt.reports = [], []
+    item.scenario, item.dataset, item.status = "S", None, "scored"
     return item
 
 
@@ -26,8 +34,8 @@ def test_complexity_chart_only_when_output_metrics_exist() -> None:
     plain = _with_answer(_item("m<x>", "analysis", 3, 3, None, 1), "ok")
     assert 'id="chart-complexity"' not in _page([plain])
     measured = _with_answer(_item("m", "analysis", 3, 3, None, 1), "ok")
-    measured["complexity"] = {"gci": 0.3}
-    measured["code"] = {"gci": 0.2}
+    measured.complexity = {"gci": 0.3}
+    measured.code = CodeMetrics(files=1, gci=0.2)
     page = _page([measured])
     assert 'id="chart-complexity"' in page
     assert page.count('class="point"') == 2  # the cost scatter's point and this one
