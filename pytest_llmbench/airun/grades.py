@@ -38,7 +38,7 @@ from ..schema.results import (
     StepResult,
     Verdict,
 )
-from ..schema.vocabulary import METRICS
+from ..schema.vocabulary import METRICS, Metric
 from ..tasks.pipeline import judge_agreement
 from .answers import (
     OUTPUT,
@@ -221,7 +221,7 @@ def _step_results(attached: _Attached) -> list[StepResult]:
                 if key not in by_text:
                     by_text[key] = StepResult(
                         id=f"{metric[0].upper()}{len(by_text) + 1}",
-                        metric=metric,  # type: ignore[arg-type]
+                        metric=metric,
                         criterion=text,
                         weight=1.0,
                     )
@@ -232,10 +232,10 @@ def _step_results(attached: _Attached) -> list[StepResult]:
     return results
 
 
-def _metric(metric: str, rows: list[GradeRow], steps: list[StepResult]) -> MetricResult:
+def _metric(metric: Metric, rows: list[GradeRow], steps: list[StepResult]) -> MetricResult:
     grades = [
         Grade(
-            metric=metric,  # type: ignore[arg-type]
+            metric=metric,
             judge=r.evaluator,
             grader=GRADER,
             method="logprobs",
