@@ -14,9 +14,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from ..errors import FormatError
+from ..schema.leaderboard import DocumentHead
 from ..schema.reader import read_results
 from ..schema.results import ItemResult
 from .leaderboard import identity
@@ -35,21 +36,9 @@ class Run:
     notes: list[str] = field(default_factory=list)  # warnings to show, one line each
 
 
-class _Board(BaseModel):
-    attempts: int
-
-
-class _RunInfo(BaseModel):
-    """What merge and compare need of leaderboard.json (older envelopes lack other fields)."""
-
-    created_utc: str | None = None
-    settings: dict[str, object] = {}
-    leaderboard: _Board
-
-
 def _read_envelope(run: Run, path: Path) -> None:
     try:
-        info = _RunInfo.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        info = DocumentHead.model_validate(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValidationError):
         raise FormatError(
             path, "leaderboard.attempts", "not a leaderboard.json of pytest-llmbench"

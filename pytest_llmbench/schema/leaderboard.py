@@ -57,22 +57,24 @@ class CodeFigures(Schema):
 class Row(Schema):
     """One leaderboard row: a model over all its items, or a model x category."""
 
-    model: str
+    model: str = Field(description="the candidate model")
     category: str | None = Field(
         default=None, description="category rows only; absent from model rows' JSON"
     )
     formula: str = Field(description="the formula(s) that scored the items, comma-separated")
     items: int = Field(description="items of the row, in every status")
-    scored: int
-    unscored: int
-    errors: int
-    skipped: int
+    scored: int = Field(description="items with a metric value")
+    unscored: int = Field(description="items nothing could score")
+    errors: int = Field(description="items that could not run")
+    skipped: int = Field(description="items skipped (e.g. the budget ran out)")
     score: float | None = Field(description="mean item score over scored items, 0-1")
     score_ci: list[float] | None = Field(description="95% bootstrap interval of `score`")
     accuracy: float | None = Field(description="mean accuracy (1-4) over scored items")
-    accuracy_ci: list[float] | None
+    accuracy_ci: list[float] | None = Field(description="95% bootstrap interval of `accuracy`")
     completeness: float | None = Field(description="mean completeness (1-4) over scored items")
-    completeness_ci: list[float] | None
+    completeness_ci: list[float] | None = Field(
+        description="95% bootstrap interval of `completeness`"
+    )
     pass_rate: float | None = Field(description="mean weighted share of passed steps")
     pass_at_1: float | None = Field(description="unbiased pass@1 over the attempts run")
     pass_at_k: float | None = Field(description="unbiased pass@k, k = attempts allowed")
@@ -91,12 +93,12 @@ class Row(Schema):
     candidate_tokens: int = Field(description="candidate prompt + completion tokens, summed")
     candidate_cost_usd: float | None = Field(description="summed; null when no price is known")
     judge_tokens: int = Field(description="evaluator and grader tokens, summed")
-    judge_cost_usd: float | None
+    judge_cost_usd: float | None = Field(description="summed; null when no price is known")
     tokens: Spread = Field(description="candidate tokens per item")
     cost_usd: Spread = Field(description="candidate cost per item")
     latency_s: Spread = Field(description="the best attempt's candidate latency per item")
     notes: list[str] = Field(description="why a figure is missing or zero")
-    code: CodeFigures
+    code: CodeFigures = Field(description="code metrics averaged over the best attempts")
 
     @model_serializer(mode="wrap")
     def _without_empty_category(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -109,9 +111,9 @@ class Row(Schema):
 class Confidence(Schema):
     """How the bootstrap intervals were made."""
 
-    level: float
-    resamples: int
-    seed: int
+    level: float = Field(description="confidence level of the intervals (0.95)")
+    resamples: int = Field(description="bootstrap resamples per interval")
+    seed: int = Field(description="of the resampling, so intervals repeat")
 
 
 class Leaderboard(BaseModel):
@@ -131,20 +133,35 @@ class Leaderboard(BaseModel):
 
 
 class Machine(Schema):
-    python: str
-    platform: str
-    node: str
+    """Where the leaderboard was made."""
+
+    python: str = Field(description="Python version")
+    platform: str = Field(description="platform.platform()")
+    node: str = Field(description="host name")
 
 
 class LeaderboardDocument(Schema):
     """leaderboard.json: the leaderboard with what made it."""
 
     schema_version: int = Field(description="results.SCHEMA_VERSION of the writer")
-    plugin_version: str
+    plugin_version: str = Field(description="pytest-llmbench's version")
     git_commit: str | None = Field(description="HEAD of the rootdir; null outside git")
     created_utc: str = Field(description="ISO 8601, seconds")
     machine: Machine
     settings: dict[str, JsonValue] = Field(
         description="the run's resolved settings, or what `llmbench merge` merged"
     )
-    leaderboard: Leaderboard
+    leaderboard: Leaderboard = Field(description="the rows and how they were scored")
+
+
+class _BoardHead(BaseModel):
+    attempts: int = Field(description="attempts allowed per item (A)")
+
+
+class DocumentHead(BaseModel):
+    """What `llmbench merge` and `compare` read back from a leaderboard.json: lenient on
+    purpose, so an envelope written before some row field existed still gives these."""
+
+    created_utc: str | None = None
+    settings: dict[str, JsonValue] = {}
+    leaderboard: _BoardHead
