@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import REPO, read_leaderboard, read_results
 from tests.e2e.test_gates_and_merge import llmbench
+from tests.unit.test_results_reader import V1_LINE
 
 FIXTURE = REPO / "tests" / "fixtures" / "results-v2.jsonl"
 FIXTURE_MODELS = ["llmbench/echo", "llmbench/reference"]
@@ -43,6 +44,24 @@ def test_merge_reads_the_v2_fixture(tmp_path: Path) -> None:
     assert sorted(merged, key=lambda r: str(r[key])) == sorted(
         _fixture_lines(), key=lambda r: str(r[key])
     )
+
+
+def test_merge_of_a_v1_and_a_v2_report_dir_counts_every_item(tmp_path: Path) -> None:
+    v1 = tmp_path / "v1"
+    v1.mkdir()
+    (v1 / "results.jsonl").write_text(json.dumps(V1_LINE) + "\n")
+    v2 = _fixture_dir(tmp_path / "v2")
+    done = llmbench("merge", v1, v2, "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "merged 5 items from 2 report dirs (0 duplicates dropped)" in done.stdout
+    merged = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert {r["schema_version"] for r in merged} == {2}  # the v1 item was migrated
+    board = json.loads((tmp_path / "out" / "leaderboard.json").read_text())["leaderboard"]
+    assert sorted(r["model"] for r in board["models"]) == [
+        "llmbench/echo",
+        "llmbench/reference",
+        "m",
+    ]
 
 
 def test_compare_reads_the_v2_fixture(tmp_path: Path) -> None:
