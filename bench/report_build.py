@@ -23,6 +23,8 @@ from typing import Any
 from pytest_llmbench.cli import view
 from pytest_llmbench.reporting import html, leaderboard, viewdata
 from pytest_llmbench.reporting.runs import common_attempts, load_run
+from pytest_llmbench.reporting.writer import envelope
+from pytest_llmbench.schema.results import ItemResult
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -32,13 +34,11 @@ PAINT = """() => ({
 })"""
 
 
-def clones(items: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+def clones(items: list[ItemResult], count: int) -> list[ItemResult]:
     return [
-        {
-            **item,
-            "nodeid": f"{item.get('nodeid', '')}#{n}",
-            "model": f"{item['model']}-copy{n % 3}",
-        }
+        item.model_copy(
+            update={"nodeid": f"{item.nodeid}#{n}", "model": f"{item.model}-copy{n % 3}"}
+        )
         for n in range(count // len(items) + 1)
         for item in items
     ][:count]
@@ -74,7 +74,7 @@ def measure(report_dir: Path, count: int, browser: bool, out: Path) -> None:
     items = clones(run.items, count)
     print(f"{count} items (cloned from {len(run.items)} of {report_dir}):")
     board = _timed("leaderboard", lambda: leaderboard.build(items, attempts, run.formula))
-    document = {"created_utc": "", "plugin_version": "", "git_commit": None, "leaderboard": board}
+    document = envelope(board, {}, report_dir)
     scores = leaderboard.scores(items, attempts, run.formula)
     refs = viewdata.references(items, [Path.cwd(), report_dir.parent])
 

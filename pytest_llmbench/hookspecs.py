@@ -5,13 +5,14 @@ Built-in behaviour is a `trylast` implementation of these hooks in pytest_llmben
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pluggy
 import pytest
 
 if TYPE_CHECKING:
     from .models.base import Model
+    from .schema.leaderboard import Leaderboard
     from .settings import Settings
 
 hookspec = pluggy.HookspecMarker("pytest")
@@ -27,5 +28,11 @@ def pytest_llmbench_make_model(name: str, settings: Settings) -> Model | None:
 
 
 @hookspec
-def pytest_llmbench_leaderboard(leaderboard: dict[str, Any], config: pytest.Config) -> None:
-    """Called on the controller with the leaderboard dict before it is written; may modify it."""
+def pytest_llmbench_leaderboard(leaderboard: Leaderboard, config: pytest.Config) -> None:
+    """Called on the controller with the leaderboard before it is written; may modify it.
+
+    `leaderboard` is a `pytest_llmbench.schema.leaderboard.Leaderboard`: change its fields
+    and rows (`leaderboard.models[0].notes.append(...)`), or add a key of your own with
+    `leaderboard.team = "platform"`; leaderboard.json, leaderboard.md and report.html are
+    written from it afterwards.
+    """

@@ -10,8 +10,9 @@ import pytest
 from . import hookspecs, runner
 from .airun.replay import ReplayModel, is_replay
 from .collection import ScenarioFile, is_scenario_file, register_markers
+from .errors import FormatError
 from .execution.partition import XdistPartition, note_dist_choice
-from .execution.resume import RESUME_REASON, finished_results
+from .execution.resume import RESUME_REASON, Resumed, finished_results
 from .models.base import Model
 from .models.registry import make_model
 from .reporting.collector import ReportCollector
@@ -44,12 +45,25 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.json_report = True
         config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
     if not hasattr(config, "workerinput"):
-        previous = finished_results(settings.report_dir / RESULTS) if settings.resume else {}
-        config.stash[runner.RESUMED_KEY] = set(previous)
-        collector = ReportCollector(config, settings, owns_json_report, previous)
+        previous = _resumed(settings)
+        config.stash[runner.RESUMED_KEY] = set(previous.results)
+        collector = ReportCollector(
+            config, settings, owns_json_report, previous.results, previous.warnings
+        )
         config.pluginmanager.register(collector, "llmbench-report")
         if config.pluginmanager.hasplugin("xdist"):
-            config.pluginmanager.register(XdistPartition(sorted(previous)), "llmbench-xdist")
+            partition = XdistPartition(sorted(previous.results))
+            config.pluginmanager.register(partition, "llmbench-xdist")
+
+
+def _resumed(settings: Settings) -> Resumed:
+    """What --llm-resume takes over; a results.jsonl that cannot be read is one usage error."""
+    if not settings.resume:
+        return Resumed()
+    try:
+        return finished_results(settings.report_dir / RESULTS)
+    except FormatError as exc:
+        raise pytest.UsageError(f"--llm-resume: {exc}") from None
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import FormatError
-from ..formats.scenario import Criteria
+from ..formats.criteria import Criteria
 from ..formats.validation import load_model
 from .names import PromptName, normalise_name
 

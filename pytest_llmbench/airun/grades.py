@@ -25,7 +25,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
-from typing import Any
 
 from ..judging.formulas import quality
 from ..judging.parsing import ParsedStep, ReportParseError, normalise, parse_evaluator_reply
@@ -39,7 +38,7 @@ from ..schema.results import (
     StepResult,
     Verdict,
 )
-from ..schema.vocabulary import METRICS
+from ..schema.vocabulary import METRICS, Metric
 from ..tasks.pipeline import judge_agreement
 from .answers import (
     OUTPUT,
@@ -222,7 +221,7 @@ def _step_results(attached: _Attached) -> list[StepResult]:
                 if key not in by_text:
                     by_text[key] = StepResult(
                         id=f"{metric[0].upper()}{len(by_text) + 1}",
-                        metric=metric,  # type: ignore[arg-type]
+                        metric=metric,
                         criterion=text,
                         weight=1.0,
                     )
@@ -233,10 +232,10 @@ def _step_results(attached: _Attached) -> list[StepResult]:
     return results
 
 
-def _metric(metric: str, rows: list[GradeRow], steps: list[StepResult]) -> MetricResult:
+def _metric(metric: Metric, rows: list[GradeRow], steps: list[StepResult]) -> MetricResult:
     grades = [
         Grade(
-            metric=metric,  # type: ignore[arg-type]
+            metric=metric,
             judge=r.evaluator,
             grader=GRADER,
             method="logprobs",
@@ -320,8 +319,8 @@ def _item(results: Path, key: ItemKey, rows: list[GradeRow], attached: _Attached
     )
 
 
-def import_grades(results: Path) -> tuple[list[dict[str, Any]], GradesSummary]:
-    """Every published grade under `results` as item result dicts, and what was read."""
+def import_grades(results: Path) -> tuple[list[ItemResult], GradesSummary]:
+    """Every published grade under `results` as item results, and what was read."""
     summary = GradesSummary()
     rows = _rows(results, summary)
     attached = _attach_reports(results, rows, summary)
@@ -330,10 +329,10 @@ def import_grades(results: Path) -> tuple[list[dict[str, Any]], GradesSummary]:
         for key, group in sorted(rows.items())
     ]
     summary.items = len(items)
-    return [i.model_dump(mode="json") for i in items], summary
+    return items, summary
 
 
-def evaluators(items: Iterable[dict[str, Any]]) -> list[str]:
+def evaluators(items: Iterable[ItemResult]) -> list[str]:
     return sorted(
-        {g["judge"] for i in items for a in i["attempts"] for m in METRICS for g in a[m]["grades"]}
+        {g.judge for i in items for a in i.attempts for m in a.metrics() for g in m.grades}
     )

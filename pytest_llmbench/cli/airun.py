@@ -13,6 +13,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from pydantic import JsonValue
+
 from ..airun.grades import evaluators, import_grades
 from ..airun.importer import check_outside_checkout, import_benchmark
 from ..airun.names import SINGLE_PROMPT
@@ -86,10 +88,14 @@ def run_grades(args: argparse.Namespace) -> int:
         print(line)
     if not items:
         raise FormatError(results, "", "holds no readable grading.csv rows")
-    settings = {"imported_from": str(results), "attempts": 1, "score_formula": None}
+    settings: dict[str, JsonValue] = {
+        "imported_from": str(results),
+        "attempts": 1,
+        "score_formula": None,
+    }
     write_results(args.output, items)
     document = publish(args.output, items, 1, None, settings, Path.cwd())
     print(f"evaluators: {', '.join(evaluators(items))}")
-    for line in markdown.model_table(document["leaderboard"]):
+    for line in markdown.model_table(document.leaderboard):
         print(line)
     return 0

@@ -14,6 +14,7 @@ import argparse
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from ..judging import statistics as st
 from ..judging.formulas import FORMULAS
 from ..reporting import leaderboard
-from ..reporting.runs import Run, common_attempts, common_formula, load_run
+from ..reporting.runs import Run, common_attempts, common_formula, load_run, warn
 
 ALL = "(all)"
 
@@ -70,28 +71,41 @@ def groups(run: Run, attempts: int, formula: str | None) -> Groups:
         run.items, leaderboard.scores(run.items, attempts, formula), strict=True
     ):
         if score is not None:
-            groups[(item["model"], ALL)].append(score)
-            groups[(item["model"], item["category"])].append(score)
+            groups[(item.model, ALL)].append(score)
+            groups[(item.model, item.category)].append(score)
     return groups
 
 
-def compare(base: Groups, new: Groups, delta: float | None) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class Change:
+    """One row of the comparison: a model (category ALL) or a model x category."""
+
+    model: str
+    category: str
+    base: float | None  # mean score of BASE's scored items
+    new: float | None
+    change: float | None  # new - base
+    ci: tuple[float, float] | None  # 95% bootstrap interval of the change
+    items: tuple[int, int]  # scored items in BASE and NEW
+    regressed: bool  # the interval lies entirely below -DELTA
+
+
+def compare(base: Groups, new: Groups, delta: float | None) -> list[Change]:
     rows = []
     for key in sorted(set(base) | set(new), key=lambda k: (k[0], k[1] != ALL, k[1])):
         old, now = base.get(key, []), new.get(key, [])
         interval = st.bootstrap_diff_ci(old, now)
-        change = fmean(now) - fmean(old) if old and now else None
         rows.append(
-            {
-                "model": key[0],
-                "category": key[1],
-                "base": fmean(old) if old else None,
-                "new": fmean(now) if now else None,
-                "change": change,
-                "ci": interval,
-                "items": (len(old), len(now)),
-                "regressed": delta is not None and interval is not None and interval[1] < -delta,
-            }
+            Change(
+                model=key[0],
+                category=key[1],
+                base=fmean(old) if old else None,
+                new=fmean(now) if now else None,
+                change=fmean(now) - fmean(old) if old and now else None,
+                ci=interval,
+                items=(len(old), len(now)),
+                regressed=delta is not None and interval is not None and interval[1] < -delta,
+            )
         )
     return rows
 
@@ -100,23 +114,24 @@ def _num(value: float | None, signed: bool = False) -> str:
     return "–" if value is None else f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
-def render(rows: Sequence[dict[str, Any]]) -> list[str]:
+def render(rows: Sequence[Change]) -> list[str]:
     lines = [
         "| Model | Category | Base | New | Change | 95% CI of change | Items base/new | |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        ci = "–" if r["ci"] is None else f"{r['ci'][0]:+.3f} to {r['ci'][1]:+.3f}"
-        flag = "REGRESSION" if r["regressed"] else ""
+        ci = "–" if r.ci is None else f"{r.ci[0]:+.3f} to {r.ci[1]:+.3f}"
+        flag = "REGRESSION" if r.regressed else ""
         lines.append(
-            f"| {r['model']} | {r['category']} | {_num(r['base'])} | {_num(r['new'])} | "
-            f"{_num(r['change'], True)} | {ci} | {r['items'][0]}/{r['items'][1]} | {flag} |"
+            f"| {r.model} | {r.category} | {_num(r.base)} | {_num(r.new)} | "
+            f"{_num(r.change, True)} | {ci} | {r.items[0]}/{r.items[1]} | {flag} |"
         )
     return lines
 
 
 def run(args: argparse.Namespace) -> int:
     base, new = load_run(args.base), load_run(args.new)
+    warn([base, new], sys.stderr)
     formula = common_formula([base, new], args.score_formula)
     rows = compare(
         groups(base, common_attempts([base]), formula),
@@ -126,9 +141,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"score formula {formula or 'category defaults'}; change = NEW - BASE")
     for line in render(rows):
         print(line)
-    regressed = [r for r in rows if r["regressed"]]
+    regressed = [r for r in rows if r.regressed]
     if regressed:
-        names = ", ".join(f"{r['model']} {r['category']}" for r in regressed)
+        names = ", ".join(f"{r.model} {r.category}" for r in regressed)
         print(
             f"llmbench compare: score dropped by more than {args.fail_on_regression} beyond noise: {names}",
             file=sys.stderr,

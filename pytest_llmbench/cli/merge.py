@@ -11,12 +11,15 @@ by the same code as a pytest run's report dir.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import JsonValue
+
 from ..judging.formulas import FORMULAS
 from ..reporting import markdown
-from ..reporting.runs import common_attempts, common_formula, load_run, merge_items
+from ..reporting.runs import common_attempts, common_formula, load_run, merge_items, warn
 from ..reporting.writer import publish, write_results
 
 
@@ -41,10 +44,11 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     runs = [load_run(folder) for folder in args.dirs]
+    warn(runs, sys.stderr)
     items = merge_items(runs)
     attempts = common_attempts(runs)
     formula = common_formula(runs, args.score_formula)
-    settings = {
+    settings: dict[str, JsonValue] = {
         "merged_from": [str(r.folder) for r in runs],
         "attempts": attempts,
         "score_formula": formula,
@@ -56,6 +60,6 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"merged {len(items)} items from {len(runs)} report dirs ({total - len(items)} duplicates dropped) into {output}"
     )
-    for line in markdown.model_table(document["leaderboard"]):
+    for line in markdown.model_table(document.leaderboard):
         print(line)
     return 0

@@ -10,18 +10,21 @@ shown comes from the dirs and the package: nothing is fetched from the network.
 from __future__ import annotations
 
 import argparse
-import json
 import threading
 import webbrowser
 from collections.abc import Sequence
+from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from ..errors import ConfigError
 from ..reporting import html, leaderboard, viewdata
 from ..reporting.runs import Run, common_attempts, common_formula, load_run
 from ..reporting.writer import LEADERBOARD_JSON, envelope
+from ..schema.leaderboard import LeaderboardDocument
 from .compare import compare, groups
 
 DATA = "data/"
@@ -50,14 +53,20 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def _written(path: Path) -> LeaderboardDocument | None:
+    """The leaderboard.json a run wrote, if it is one this version reads."""
+    try:
+        return LeaderboardDocument.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError):
+        return None
+
+
 def _run_data(run: Run, name: str) -> viewdata.RunData:
     attempts = common_attempts([run])
     # The leaderboard.json the run wrote (with its hooks' amendments; load_run checked
     # it) is shown as it is; a killed run without one gets its leaderboard rebuilt.
-    written = run.folder / LEADERBOARD_JSON
-    if written.is_file():
-        document = json.loads(written.read_text(encoding="utf-8"))
-    else:
+    document = _written(run.folder / LEADERBOARD_JSON)
+    if document is None:
         document = envelope(leaderboard.build(run.items, attempts, run.formula), {}, run.folder)
     scores = leaderboard.scores(run.items, attempts, run.formula)
     refs = viewdata.references(run.items, [run.folder.parent, Path.cwd()])
@@ -76,9 +85,8 @@ def bundle(dirs: Sequence[Path]) -> viewdata.Bundle:
         formula = common_formula([runs[0], new], None)
         base_groups = groups(runs[0], common_attempts([runs[0]]), formula)
         # Flagged as in `llmbench compare --fail-on-regression=0`: the whole interval < 0.
-        comparisons[str(n)] = compare(
-            base_groups, groups(new, common_attempts([new]), formula), 0.0
-        )
+        changes = compare(base_groups, groups(new, common_attempts([new]), formula), 0.0)
+        comparisons[str(n)] = [asdict(change) for change in changes]
     return viewdata.Bundle(data, comparisons)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..formats.scenario import Check
+from ..formats.criteria import Check
 from ..schema.results import Verdict
 from .syntax import TOOL_KINDS, check_files
 from .workspace import answer_workspace, safe_path

@@ -1,29 +1,41 @@
 """--llm-resume: which items an earlier run in the same report dir already finished.
 
 Scored and unscored items count as finished; errored and skipped ones are run again.
-A line cut short by a killed run is ignored.
+results.jsonl is read by the one reader (schema/reader.py): a line that is not a
+readable result (cut short by a killed run, not UTF-8, of a newer schema version, ...)
+is skipped, counted in one warning line, and its item runs again.
 """
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+from ..schema.reader import read_results
+from ..schema.results import ItemResult
 
 FINISHED = ("scored", "unscored")
 RESUME_REASON = "finished in an earlier run (--llm-resume)"
 
 
-def finished_results(results_file: Path) -> dict[str, dict[str, Any]]:
-    """nodeid -> stored item result, in file order."""
-    found: dict[str, dict[str, Any]] = {}
-    if not results_file.is_file():
-        return found
-    for line in results_file.read_text(encoding="utf-8").splitlines():
-        try:
-            result = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(result, dict) and result.get("status") in FINISHED and result.get("nodeid"):
-            found[result["nodeid"]] = result
+@dataclass
+class Resumed:
+    results: dict[str, ItemResult] = field(default_factory=dict)  # nodeid -> stored result
+    warnings: list[str] = field(default_factory=list)
+
+
+def finished_results(results_file: Path) -> Resumed:
+    """nodeid -> stored item result, in file order (a later copy wins).
+
+    A missing file resumes nothing; one that cannot be read (a folder) is a FormatError.
+    """
+    if not results_file.exists():
+        return Resumed()
+    read = read_results(results_file)
+    found = Resumed(
+        {r.nodeid: r for r in read.items if r.status in FINISHED and r.nodeid},
+    )
+    skipped = read.skipped_line()
+    if skipped:
+        found.warnings.append(f"--llm-resume: {skipped}; their items run again")
     return found

@@ -8,114 +8,25 @@ are resolved, so every later stage works on checked data.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any
 
 from jinja2 import Template, TemplateError
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..errors import FormatError
-from ..schema.vocabulary import METRICS, Metric
+from ..schema.vocabulary import METRICS
 from .categories import CATEGORIES, category_ids
+from .criteria import Criteria, CriterionStep, numbered
 from .dataset import Dataset, DatasetIndex
 from .dialog import DialogLimits, Script, load_script, script_files
 from .images import ImageSpec, ScenarioImage, load_images
-from .paths import safe_path
 from .render import compile_template, fenced_files, render
 from .validation import load_model
 
 NO_DATASET = "none"  # the references key of a scenario that runs on no dataset
 _ID = r"^[A-Za-z][A-Za-z0-9_]*$"
-CHECK_KINDS = ("contains", "not_contains", "regex", "parses", "file")
-PARSE_LANGUAGES = (
-    "any",
-    "python",
-    "json",
-    "yaml",
-    "javascript",
-    "jsx",
-    "typescript",
-    "tsx",
-    "html",
-    "css",
-    "java",
-    "vue",
-)
-
-
-class Check(BaseModel):
-    """A deterministic check of an answer; exactly one kind is set."""
-
-    model_config = ConfigDict(extra="forbid")
-    contains: str | list[str] | None = None
-    not_contains: str | list[str] | None = None
-    regex: str | None = None
-    parses: bool | str | None = None
-    file: str | list[str] | None = None
-    ignore_case: bool = False
-    # Dialog turns only: the workspace file that contains/not_contains/regex/parses look at.
-    path: str | None = None
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> Check:
-        kinds = [k for k in CHECK_KINDS if getattr(self, k) is not None]
-        if len(kinds) != 1:
-            raise ValueError(
-                "a check needs exactly one of contains, not_contains, regex, parses, file "
-                f"(got {', '.join(kinds) or 'none'})"
-            )
-        if self.regex is not None:
-            try:
-                re.compile(self.regex)
-            except re.error as exc:
-                raise ValueError(f"regex does not compile: {exc}") from None
-        if isinstance(self.parses, str) and self.parses not in PARSE_LANGUAGES:
-            raise ValueError(f"parses takes true or one of {', '.join(PARSE_LANGUAGES)}")
-        if self.parses is False:
-            raise ValueError("parses takes true or a language name, not false")
-        if self.path is not None:
-            if self.file is not None:
-                raise ValueError("path goes with contains, not_contains, regex or parses, not file")
-            relative, why = safe_path(self.path)
-            if relative is None:
-                raise ValueError(
-                    f"path {self.path!r} must be relative, inside the workspace ({why})"
-                )
-            self.path = relative  # normalised, as the workspace names its files
-        return self
-
-
-class Step(BaseModel):
-    """One evaluation criterion. Written as a plain string or as a mapping."""
-
-    model_config = ConfigDict(extra="forbid")
-    criterion: str = Field(min_length=1)
-    weight: float = Field(default=1.0, gt=0)
-    check: Check | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _accept_public_forms(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return {"criterion": value}
-        if isinstance(value, dict) and "criteria" in value:
-            if "criterion" in value:
-                raise ValueError("give the text as criterion or criteria, not both")
-            value = dict(value)
-            value["criterion"] = value.pop("criteria")
-        return value
-
-
-class Criteria(BaseModel):
-    """Steps of both metrics. In `criteria` (shared by every dataset) and in
-    `dataset_criteria` (one dataset's own steps) either list may be empty; each item
-    must end up with at least one step per metric."""
-
-    model_config = ConfigDict(extra="forbid")
-    accuracy: list[Step] = []
-    completeness: list[Step] = []
 
 
 class FileRef(BaseModel):
@@ -186,17 +97,6 @@ class ScenarioSpec(BaseModel):
         if value not in CATEGORIES:
             raise ValueError(f"unknown category {value!r}; accepted: {', '.join(category_ids())}")
         return value
-
-
-@dataclass(frozen=True)
-class CriterionStep:
-    """A criterion with its stable id (A1.. for accuracy, C1.. for completeness)."""
-
-    id: str
-    metric: Metric
-    text: str
-    weight: float
-    check: Check | None
 
 
 @dataclass(frozen=True)
@@ -324,15 +224,8 @@ def _steps(path: Path, spec: ScenarioSpec, name: str) -> tuple[CriterionStep, ..
                 f"no {metric} steps{where}; give them in criteria or dataset_criteria "
                 "(or set criteria_missing: true to run it unscored)",
             )
-        steps.extend(_numbered(metric, written))
+        steps.extend(numbered(metric, written))
     return tuple(steps)
-
-
-def _numbered(metric: Metric, written: list[Step]) -> list[CriterionStep]:
-    return [
-        CriterionStep(f"{metric[0].upper()}{i}", metric, s.criterion.strip(), s.weight, s.check)
-        for i, s in enumerate(written, start=1)
-    ]
 
 
 def _shape_errors(path: Path, spec: ScenarioSpec) -> None:
@@ -379,7 +272,7 @@ def _turns(
         template = _compile(path, f"{where}.prompt", turn.prompt)
         rendered.append(_render_prompts(path, spec, template, datasets, f"{where}.prompt"))
     steps = [
-        tuple(s for metric in METRICS for s in _numbered(metric, getattr(turn.criteria, metric)))
+        tuple(s for metric in METRICS for s in numbered(metric, getattr(turn.criteria, metric)))
         for turn in spec.turns
     ]
     return {
@@ -416,6 +309,21 @@ def _load_dialog(path: Path, spec: ScenarioSpec, resolved: tuple[Dataset, ...]) 
     }
 
 
+def _check_dataset_keys(path: Path, spec: ScenarioSpec, names: set[str]) -> None:
+    """references and dataset_criteria name only datasets of the scenario."""
+    for field_name, mapping in (
+        ("references", spec.references),
+        ("dataset_criteria", spec.dataset_criteria),
+    ):
+        for key in mapping:
+            if key not in names:
+                raise FormatError(
+                    path,
+                    f"{field_name}.{key}",
+                    f"is not one of this scenario's datasets ({', '.join(sorted(names))})",
+                )
+
+
 def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
     """Load and check one scenario file; any problem raises FormatError(path, field, why)."""
     spec = load_model(path, ScenarioSpec, "id, category, prompt and criteria")
@@ -432,17 +340,7 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         for i, name in enumerate(spec.datasets)
     )
     names = {d.name for d in resolved} or {NO_DATASET}
-    for field_name, mapping in (
-        ("references", spec.references),
-        ("dataset_criteria", spec.dataset_criteria),
-    ):
-        for key in mapping:
-            if key not in names:
-                raise FormatError(
-                    path,
-                    f"{field_name}.{key}",
-                    f"is not one of this scenario's datasets ({', '.join(sorted(names))})",
-                )
+    _check_dataset_keys(path, spec, names)
     system = spec.system.strip() if spec.system else _category_system(path.parent, spec.category)
     common: dict[str, Any] = {
         "id": spec.id,

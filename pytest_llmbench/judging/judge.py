@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ..formats.criteria import CriterionStep
 from ..formats.images import ScenarioImage
-from ..formats.scenario import CriterionStep
 from ..models.base import Model, ModelReply, ModelRequest
 from ..schema.results import CallRecord, Grade, JudgeReport, Verdict
 from ..schema.vocabulary import METRICS, GradeMethod, Metric

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..formats.scenario import CriterionStep
+from ..formats.criteria import CriterionStep
 from ..schema.vocabulary import ReportForm
 
 GRADES = (1, 2, 3, 4)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..formats.criteria import CriterionStep
 from ..formats.images import ScenarioImage, user_content
-from ..formats.scenario import CriterionStep
 from ..schema.results import Verdict
 from ..schema.vocabulary import Metric
 

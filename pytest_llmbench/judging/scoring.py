@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from statistics import mean
 
-from ..formats.scenario import Check, CriterionStep
+from ..formats.criteria import Check, CriterionStep
 from ..schema.results import MetricResult, StepResult, Verdict
 from ..schema.vocabulary import Metric
 from .formulas import quality

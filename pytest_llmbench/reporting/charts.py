@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Any
+
+from ..schema.leaderboard import Leaderboard, Row
+from ..schema.results import ItemResult
 
 WIDTH = 640
 ROW = 26
@@ -213,18 +215,16 @@ def scatter(
     return _svg(height, body, title)
 
 
-def output_gci(item: dict[str, Any]) -> float | None:
+def output_gci(item: ItemResult) -> float | None:
     """GCI of the best answer's code (results.CodeMetrics), when it has code."""
-    code = item.get("code")
-    gci = code.get("gci") if isinstance(code, dict) else None
-    return float(gci) if isinstance(gci, int | float) else None
+    return item.code.gci if item.code else None
 
 
-def _cost_chart(models: Sequence[dict[str, Any]], order: Sequence[str]) -> dict[str, str | None]:
+def _cost_chart(models: Sequence[Row], order: Sequence[str]) -> dict[str, str | None]:
     """Score versus cost, else versus tokens; with neither, no chart but the reason
     (offline models cost $0 and count no tokens: every point would sit at 0)."""
-    has_cost = any((r["candidate_cost_usd"] or 0.0) > 0 for r in models)
-    if not has_cost and not any(r["candidate_tokens"] for r in models):
+    has_cost = any((r.candidate_cost_usd or 0.0) > 0 for r in models)
+    if not has_cost and not any(r.candidate_tokens for r in models):
         return {
             "cost_label": "cost",
             "cost": None,
@@ -235,42 +235,44 @@ def _cost_chart(models: Sequence[dict[str, Any]], order: Sequence[str]) -> dict[
     label = "candidate cost (USD)" if has_cost else "candidate tokens (no prices known)"
     points = [
         Point(
-            r["model"],
-            (r["candidate_cost_usd"] or 0.0) if has_cost else float(r["candidate_tokens"]),
-            r["score"],
-            r["model"],
+            r.model,
+            (r.candidate_cost_usd or 0.0) if has_cost else float(r.candidate_tokens),
+            r.score,
+            r.model,
         )
         for r in models
-        if r["score"] is not None
+        if r.score is not None
     ]
     chart = scatter(points, "score versus cost", label, "score", y_limit=1.0, series_order=order)
     return {"cost_label": label, "cost": chart, "cost_note": None}
 
 
-def report_charts(
-    board: dict[str, Any], items: Sequence[dict[str, Any]], floors: Mapping[str, float]
-) -> dict[str, str | None]:
-    """The viewer's charts as SVG text: scores, heat map, cost and (with code) complexity."""
-    models = board["models"]
-    order = [r["model"] for r in models]
-    bars = [Bar(r["model"], r["score"], *(r["score_ci"] or (None, None))) for r in models]
-    categories = sorted({r["category"] for r in board["categories"]})
-    cells = {(r["model"], r["category"]): r["score"] for r in board["categories"]}
-    # A category row has one formula (its category's or the chosen one).
-    cell_floors = {
-        (r["model"], r["category"]): floors.get(r["formula"], 0.0) for r in board["categories"]
-    }
-    complexity = [
+def _complexity_points(items: Sequence[ItemResult]) -> list[Point]:
+    return [
         Point(
-            f"{i['model']} · {i['scenario']} · {i.get('dataset') or '-'}",
-            float(i["complexity"]["gci"]),
+            f"{i.model} · {i.scenario} · {i.dataset or '-'}",
+            float(gci),
             out,
-            i["model"],
+            i.model,
         )
         for i in items
-        if isinstance(i.get("complexity", {}).get("gci"), int | float)
+        if isinstance(gci := i.complexity.get("gci"), int | float)
         and (out := output_gci(i)) is not None
     ]
+
+
+def report_charts(
+    board: Leaderboard, items: Sequence[ItemResult], floors: Mapping[str, float]
+) -> dict[str, str | None]:
+    """The viewer's charts as SVG text: scores, heat map, cost and (with code) complexity."""
+    models = board.models
+    order = [r.model for r in models]
+    bars = [Bar(r.model, r.score, *(r.score_ci or (None, None))) for r in models]
+    categories = sorted({str(r.category) for r in board.categories})
+    cells = {(r.model, str(r.category)): r.score for r in board.categories}
+    # A category row has one formula (its category's or the chosen one).
+    cell_floors = {(r.model, str(r.category)): floors.get(r.formula, 0.0) for r in board.categories}
+    complexity = _complexity_points(items)
     return {
         "scores": bar_chart(bars, "score by model"),
         "heatmap": heat_map(order, categories, cells, "score heat map", cell_floors),

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import JsonValue
+from pydantic_core import to_jsonable_python
 
-from ..schema.results import PROPERTY_KEY
+from ..schema.leaderboard import LeaderboardDocument
+from ..schema.results import PROPERTY_KEY, ItemResult
 from ..settings import Settings
 from . import markdown
 from .usage import usage_lines
@@ -27,16 +29,19 @@ class ReportCollector:
         config: pytest.Config,
         settings: Settings,
         owns_json_report: bool,
-        resumed: dict[str, dict[str, Any]] | None = None,
+        resumed: dict[str, ItemResult] | None = None,
+        warnings: list[str] | None = None,
     ) -> None:
         self.config = config
         self.settings = settings
         # True when we switched pytest-json-report on ourselves (the user did not ask for it).
         self.owns_json_report = owns_json_report
-        self.items: dict[str, dict[str, Any]] = {}
+        self.items: dict[str, ItemResult] = {}
+        # One line each for the terminal summary (e.g. lines --llm-resume could not read).
+        self.warnings = list(warnings or [])
         results = ResultsFile(settings.report_dir)
         self.results_file: ResultsFile | None = results
-        self.document: dict[str, Any] | None = None
+        self.document: LeaderboardDocument | None = None
         # --llm-resume: results finished by an earlier run count, and stay in results.jsonl.
         for nodeid, result in (resumed or {}).items():
             self.items[nodeid] = result
@@ -49,7 +54,9 @@ class ReportCollector:
         for key, value in report.user_properties:
             if key == PROPERTY_KEY and isinstance(value, dict):
                 finished = datetime.now(UTC).isoformat(timespec="microseconds")
-                result = {**value, "nodeid": report.nodeid, "finished_utc": finished}
+                result = ItemResult.model_validate(
+                    {**value, "nodeid": report.nodeid, "finished_utc": finished}
+                )
                 self.items[report.nodeid] = result
                 if self.results_file is not None:
                     self.results_file.append(result)
@@ -65,9 +72,8 @@ class ReportCollector:
             self.results_file = None
         if not self.items or self.document is not None:
             return
-        settings = {
-            k: str(v) if isinstance(v, Path) else v for k, v in asdict(self.settings).items()
-        }
+        # Paths as text and tuples as lists, as leaderboard.json holds them.
+        settings: dict[str, JsonValue] = to_jsonable_python(asdict(self.settings))
         self.document = publish(
             self.settings.report_dir,
             list(self.items.values()),
@@ -83,16 +89,18 @@ class ReportCollector:
     def pytest_json_modifyreport(self, json_report: dict[str, Any]) -> None:
         self.finish()
         if self.document is not None:
-            json_report["llmbench"] = self.document
+            json_report["llmbench"] = self.document.model_dump(mode="json")
         elif self.owns_json_report:
             # No benchmark item ran (e.g. a project's own unit tests): write no report.json.
             self.config.option.json_report_file = None
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        for warning in self.warnings:
+            terminalreporter.write_line(f"llmbench warning: {warning}", yellow=True)
         if self.document is None:
             return
         terminalreporter.section("llmbench leaderboard")
-        for line in markdown.model_table(self.document["leaderboard"]):
+        for line in markdown.model_table(self.document.leaderboard):
             terminalreporter.write_line(line)
         terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
         terminalreporter.section("llmbench usage")

@@ -21,6 +21,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from ..schema.leaderboard import LeaderboardDocument
+from ..schema.results import ItemResult
 from . import viewdata
 
 STATIC = Path(__file__).parent / "static"
@@ -55,8 +57,8 @@ def page(title: str, files: dict[str, bytes] | None = None, data_url: str = "") 
 
 
 def render(
-    document: dict[str, Any],
-    items: Sequence[dict[str, Any]],
+    document: LeaderboardDocument,
+    items: Sequence[ItemResult],
     scores: Sequence[float | None],
     refs: dict[tuple[str, str], str] | None = None,
 ) -> str:

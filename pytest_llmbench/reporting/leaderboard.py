@@ -30,15 +30,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from statistics import fmean
-from typing import Any
 
 from ..judging import statistics as st
 from ..judging.formulas import FORMULAS, Terms, formula_for, quality
-from ..schema.vocabulary import METRICS
+from ..schema.leaderboard import CodeFigure, CodeFigures, Confidence, Leaderboard, Row, Spread
+from ..schema.results import AttemptResult, ItemResult, Usage
 
 PASS_QUALITY = 0.75
-
-Item = dict[str, Any]
 
 
 def _mean(values: Iterable[float | None]) -> float | None:
@@ -52,24 +50,16 @@ def _sum_cost(values: Iterable[float | None]) -> float | None:
 
 
 # Per-answer code metrics (results.CodeMetrics) averaged in each row, with their counts.
-CODE_METRICS = (
-    "ci",
-    "loc",
-    "gci",
-    "gci_change",
-    "similarity",
-    "similarity_normalised",
-    "executability",
-)
+CODE_METRICS: tuple[str, ...] = tuple(CodeFigures.model_fields)
 
 
-def _code(items: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | int | None]]:
+def _code(items: Sequence[ItemResult]) -> CodeFigures:
     """Mean of each code metric over the items that have it (best attempts), and n."""
-    out: dict[str, dict[str, float | int | None]] = {}
+    figures: dict[str, CodeFigure] = {}
     for name in CODE_METRICS:
-        values = [i["code"][name] for i in items if (i.get("code") or {}).get(name) is not None]
-        out[name] = {"mean": fmean(values) if values else None, "n": len(values)}
-    return out
+        values = [v for i in items if i.code and (v := getattr(i.code, name)) is not None]
+        figures[name] = CodeFigure(mean=fmean(values) if values else None, n=len(values))
+    return CodeFigures.model_validate(figures)
 
 
 def _ci(values: Sequence[float]) -> list[float] | None:
@@ -77,158 +67,166 @@ def _ci(values: Sequence[float]) -> list[float] | None:
     return list(interval) if interval else None
 
 
-def _best(item: Item) -> Item:
-    return next(a for a in item["attempts"] if a["attempt"] == item["best_attempt"])
+def best_attempt(item: ItemResult) -> AttemptResult:
+    return next(a for a in item.attempts if a.attempt == item.best_attempt)
 
 
-def _passes(attempt: Item) -> bool:
-    acc, compl = attempt["accuracy"]["value"], attempt["completeness"]["value"]
+def _passes(attempt: AttemptResult) -> bool:
+    acc, compl = attempt.accuracy.value, attempt.completeness.value
     return acc is not None and compl is not None and quality(acc, compl) >= PASS_QUALITY
 
 
-def _pass_at(scored: Sequence[Item], k: int) -> float | None:
+def _pass_at(scored: Sequence[ItemResult], k: int) -> float | None:
     return _mean(
-        st.pass_at_k(len(i["attempts"]), sum(_passes(a) for a in i["attempts"]), k) for i in scored
+        st.pass_at_k(len(i.attempts), sum(_passes(a) for a in i.attempts), k) for i in scored
     )
 
 
-def judge_units(scored: Sequence[Item]) -> list[dict[str, float]]:
+def judge_units(scored: Sequence[ItemResult]) -> list[dict[str, float]]:
     """Per scored item x metric of the best attempt: judge -> argmax grade."""
     return [
-        {
-            g["judge"]: g["score"]
-            for g in _best(item)[metric]["grades"]
-            if g.get("score") is not None
-        }
+        {g.judge: g.score for g in metric.grades if g.score is not None}
         for item in scored
-        for metric in METRICS
+        for metric in best_attempt(item).metrics()
     ]
 
 
-def model_rates(items: Sequence[Item]) -> dict[str, float]:
+def model_rates(items: Sequence[ItemResult]) -> dict[str, float]:
     """Each model's mean generation rate over its scored items that have one."""
     rates: dict[str, list[float]] = defaultdict(list)
     for item in items:
-        if item["status"] == "scored" and item["generation_rate"] is not None:
-            rates[item["model"]].append(item["generation_rate"])
+        if item.status == "scored" and item.generation_rate is not None:
+            rates[item.model].append(item.generation_rate)
     return {model: fmean(values) for model, values in rates.items()}
 
 
-def max_rate(items: Sequence[Item]) -> float | None:
+def max_rate(items: Sequence[ItemResult]) -> float | None:
     """MaxRate: the highest mean generation rate over the models of `items`."""
     return max(model_rates(items).values(), default=None)
 
 
 def item_score(
-    item: Item, rate: float | None, top_rate: float | None, attempts: int, formula: str | None
+    item: ItemResult, rate: float | None, top_rate: float | None, attempts: int, formula: str | None
 ) -> float:
     """One scored item's score by its formula (the chosen one, else its category's default).
 
     `rate` is the item's model's mean generation rate: the method's Rate is a model's
     average, so the rate term is the same for every item of a model and at most 1.
     """
+    if item.accuracy is None or item.completeness is None or item.best_attempt is None:
+        raise ValueError(f"{item.nodeid or item.scenario}: a scored item without its metrics")
     terms = Terms(
-        accuracy=item["accuracy"],
-        completeness=item["completeness"],
+        accuracy=item.accuracy,
+        completeness=item.completeness,
         rate=rate / top_rate if rate is not None and top_rate else 0.0,
-        attempt=1.0 if attempts <= 1 else (attempts - item["best_attempt"]) / (attempts - 1),
+        attempt=1.0 if attempts <= 1 else (attempts - item.best_attempt) / (attempts - 1),
     )
-    return formula_for(item["category"], formula).compute(terms)
+    return formula_for(item.category, formula).compute(terms)
 
 
-def scores(items: Sequence[Item], attempts: int, formula: str | None) -> list[float | None]:
+def scores(items: Sequence[ItemResult], attempts: int, formula: str | None) -> list[float | None]:
     """Each item's score (None when unscored), MaxRate taken over all of `items`."""
     rates = model_rates(items)
     top = max(rates.values(), default=None)
     return [
-        item_score(i, rates.get(i["model"]), top, attempts, formula)
-        if i["status"] == "scored"
-        else None
+        item_score(i, rates.get(i.model), top, attempts, formula) if i.status == "scored" else None
         for i in items
     ]
 
 
-def _row(
-    items: Sequence[Item], item_scores: Sequence[float | None], attempts: int, formula: str | None
-) -> dict[str, Any]:
-    scored = [i for i in items if i["status"] == "scored"]
-    values = [s for s in item_scores if s is not None]
+def _judging(scored: Sequence[ItemResult]) -> tuple[Counter[str], Counter[str], list[bool]]:
+    """Metric sources, grade methods and check-vs-judges agreements of the best attempts."""
     methods: Counter[str] = Counter()
     sources: Counter[str] = Counter()
     check_agrees: list[bool] = []
     for item in scored:
-        best = _best(item)
-        for metric in METRICS:
-            sources[best[metric]["source"]] += 1
-            methods.update(g["method"] for g in best[metric]["grades"])
-        check_agrees += [
-            s["check_agrees"] for s in best.get("steps", []) if s["check_agrees"] is not None
-        ]
-    used = sorted({formula_for(i["category"], formula).name for i in items})
+        best = best_attempt(item)
+        for metric in best.metrics():
+            sources[str(metric.source)] += 1
+            methods.update(g.method for g in metric.grades)
+        check_agrees += [s.check_agrees for s in best.steps if s.check_agrees is not None]
+    return sources, methods, check_agrees
+
+
+def _notes(items: Sequence[ItemResult], scored: Sequence[ItemResult], used: list[str]) -> list[str]:
     notes = [] if scored else ["no scored items"]
     if (
         any(FORMULAS[f].uses_rate for f in used)
         and scored
-        and all(i["generation_rate"] is None for i in scored)
+        and all(i.generation_rate is None for i in scored)
     ):
         notes.append("rate term 0: no generation rate (offline model or no token counts)")
+    return notes
+
+
+def _row(
+    model: str,
+    category: str | None,
+    items: Sequence[ItemResult],
+    item_scores: Sequence[float | None],
+    attempts: int,
+    formula: str | None,
+) -> Row:
+    scored = [i for i in items if i.status == "scored"]
+    values = [s for s in item_scores if s is not None]
+    sources, methods, check_agrees = _judging(scored)
+    used = sorted({formula_for(i.category, formula).name for i in items})
     units = judge_units(scored)
-    accuracy = [i["accuracy"] for i in scored]
-    completeness = [i["completeness"] for i in scored]
-    return {
-        "formula": ",".join(used),
-        "items": len(items),
-        "scored": len(scored),
-        "unscored": sum(i["status"] == "unscored" for i in items),
-        "errors": sum(i["status"] == "error" for i in items),
-        "skipped": sum(i["status"] == "skipped" for i in items),
-        "score": fmean(values) if values else None,
-        "score_ci": _ci(values),
-        "accuracy": _mean(accuracy),
-        "accuracy_ci": _ci(accuracy),
-        "completeness": _mean(completeness),
-        "completeness_ci": _ci(completeness),
-        "pass_rate": _mean(i["pass_rate"] for i in scored),
-        "pass_at_1": _pass_at(scored, 1),
-        "pass_at_k": _pass_at(scored, attempts),
-        "generation_rate": _mean(i["generation_rate"] for i in scored),
-        "attempt": _mean(i["best_attempt"] for i in scored),
-        "judge_agreement": _mean(i["judge_agreement"] for i in scored),
-        "judge_exact_agreement": st.exact_agreement(units),
-        "judge_alpha": st.krippendorff_alpha(units, "ordinal"),
-        "check_judge_agreement": sum(check_agrees) / len(check_agrees) if check_agrees else None,
-        "metric_sources": dict(sources),
-        "grade_methods": dict(methods),
-        "candidate_tokens": sum(_tokens(i["candidate_usage"]) for i in items),
-        "candidate_cost_usd": _sum_cost(i["candidate_usage"]["cost_usd"] for i in items),
-        "judge_tokens": sum(_tokens(i["judge_usage"]) for i in items),
-        "judge_cost_usd": _sum_cost(i["judge_usage"]["cost_usd"] for i in items),
-        "tokens": st.median_p95([_tokens(i["candidate_usage"]) for i in items]),
-        "cost_usd": st.median_p95([i["candidate_usage"]["cost_usd"] for i in items]),
-        "latency_s": st.median_p95([i.get("latency_s") for i in items]),
-        "notes": notes,
-        "code": _code(items),
-    }
+    accuracy = [i.accuracy for i in scored if i.accuracy is not None]
+    completeness = [i.completeness for i in scored if i.completeness is not None]
+    return Row(
+        model=model,
+        category=category,
+        formula=",".join(used),
+        items=len(items),
+        scored=len(scored),
+        unscored=sum(i.status == "unscored" for i in items),
+        errors=sum(i.status == "error" for i in items),
+        skipped=sum(i.status == "skipped" for i in items),
+        score=fmean(values) if values else None,
+        score_ci=_ci(values),
+        accuracy=_mean(accuracy),
+        accuracy_ci=_ci(accuracy),
+        completeness=_mean(completeness),
+        completeness_ci=_ci(completeness),
+        pass_rate=_mean(i.pass_rate for i in scored),
+        pass_at_1=_pass_at(scored, 1),
+        pass_at_k=_pass_at(scored, attempts),
+        generation_rate=_mean(i.generation_rate for i in scored),
+        attempt=_mean(i.best_attempt for i in scored),
+        judge_agreement=_mean(i.judge_agreement for i in scored),
+        judge_exact_agreement=st.exact_agreement(units),
+        judge_alpha=st.krippendorff_alpha(units, "ordinal"),
+        check_judge_agreement=sum(check_agrees) / len(check_agrees) if check_agrees else None,
+        metric_sources=dict(sources),
+        grade_methods=dict(methods),
+        candidate_tokens=sum(_tokens(i.candidate_usage) for i in items),
+        candidate_cost_usd=_sum_cost(i.candidate_usage.cost_usd for i in items),
+        judge_tokens=sum(_tokens(i.judge_usage) for i in items),
+        judge_cost_usd=_sum_cost(i.judge_usage.cost_usd for i in items),
+        tokens=Spread(**st.median_p95([_tokens(i.candidate_usage) for i in items])),
+        cost_usd=Spread(**st.median_p95([i.candidate_usage.cost_usd for i in items])),
+        latency_s=Spread(**st.median_p95([i.latency_s for i in items])),
+        notes=_notes(items, scored, used),
+        code=_code(items),
+    )
 
 
-def _tokens(usage: dict[str, Any]) -> int:
-    return int(usage["prompt_tokens"]) + int(usage["completion_tokens"])
+def _tokens(usage: Usage) -> int:
+    return usage.prompt_tokens + usage.completion_tokens
 
 
-def ranks(models: Sequence[dict[str, Any]]) -> list[int | None]:
-    """Competition ranks of model rows by score: equal scores share a rank (1, 1, 3);
-    an unscored row has none."""
-    scores = [r["score"] for r in models]
+def ranks(scores: Sequence[float | None]) -> list[int | None]:
+    """Competition ranks by score: equal scores share a rank (1, 1, 3); no score, no rank."""
     return [None if s is None else 1 + sum(t is not None and t > s for t in scores) for s in scores]
 
 
-def identity(item: Item) -> tuple[str, str, str, str, str]:
+def identity(item: ItemResult) -> tuple[str, str, str, str, str]:
     """What makes two results the same item (also `llmbench merge`'s key)."""
-    fields = ("nodeid", "model", "scenario", "category", "dataset")
-    return tuple(str(item.get(f) or "") for f in fields)  # type: ignore[return-value]
+    return (item.nodeid, item.model, item.scenario, item.category, item.dataset or "")
 
 
-def build(items: Sequence[Item], attempts: int, formula: str | None = None) -> dict[str, Any]:
+def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None) -> Leaderboard:
     """Rows per model (sorted by score) and per model x category.
 
     `formula` names one of FORMULAS for every item; None uses each category's default.
@@ -238,28 +236,32 @@ def build(items: Sequence[Item], attempts: int, formula: str | None = None) -> d
     by_model: dict[str, list[int]] = defaultdict(list)
     by_category: dict[tuple[str, str], list[int]] = defaultdict(list)
     for index, item in enumerate(items):
-        by_model[item["model"]].append(index)
-        by_category[(item["model"], item["category"])].append(index)
+        by_model[item.model].append(index)
+        by_category[(item.model, item.category)].append(index)
 
-    def row(indexes: list[int]) -> dict[str, Any]:
+    def row(model: str, category: str | None, indexes: list[int]) -> Row:
         return _row(
-            [items[i] for i in indexes], [item_scores[i] for i in indexes], attempts, formula
+            model,
+            category,
+            [items[i] for i in indexes],
+            [item_scores[i] for i in indexes],
+            attempts,
+            formula,
         )
 
-    model_rows = [{"model": name, **row(group)} for name, group in by_model.items()]
-    model_rows.sort(key=lambda r: (r["score"] is None, -(r["score"] or 0.0), r["model"]))
+    model_rows = [row(name, None, group) for name, group in by_model.items()]
+    model_rows.sort(key=lambda r: (r.score is None, -(r.score or 0.0), r.model))
     category_rows = [
-        {"model": name, "category": category, **row(group)}
-        for (name, category), group in sorted(by_category.items())
+        row(name, category, group) for (name, category), group in sorted(by_category.items())
     ]
-    used = sorted({f for r in category_rows for f in r["formula"].split(",") if f})
-    return {
-        "formula": ",".join(used) or formula_for("", formula).name,
-        "formulas": {name: FORMULAS[name].text for name in used},
-        "attempts": attempts,
-        "max_rate": max_rate(items),
-        "pass_quality": PASS_QUALITY,
-        "confidence": {"level": st.LEVEL, "resamples": st.RESAMPLES, "seed": st.SEED},
-        "models": model_rows,
-        "categories": category_rows,
-    }
+    used = sorted({f for r in category_rows for f in r.formula.split(",") if f})
+    return Leaderboard(
+        formula=",".join(used) or formula_for("", formula).name,
+        formulas={name: FORMULAS[name].text for name in used},
+        attempts=attempts,
+        max_rate=max_rate(items),
+        pass_quality=PASS_QUALITY,
+        confidence=Confidence(level=st.LEVEL, resamples=st.RESAMPLES, seed=st.SEED),
+        models=model_rows,
+        categories=category_rows,
+    )

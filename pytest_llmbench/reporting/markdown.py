@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..schema.leaderboard import CodeFigure, Leaderboard, Row
 from .leaderboard import CODE_METRICS, ranks
 
 
@@ -33,17 +32,17 @@ def _ci(interval: list[float] | None) -> str:
     return "–" if not interval else f"{interval[0]:.3f}–{interval[1]:.3f}"
 
 
-def _cells(row: dict[str, Any]) -> list[str]:
+def _cells(row: Row) -> list[str]:
     return [
-        _num(row["score"], 3),
-        _ci(row["score_ci"]),
-        _num(row["accuracy"]),
-        _num(row["completeness"]),
-        _num(row["pass_rate"]),
-        _num(row["pass_at_1"]),
-        _num(row["generation_rate"], 1),
-        _num(row["attempt"]),
-        f"{row['scored']}/{row['items']}",
+        _num(row.score, 3),
+        _ci(row.score_ci),
+        _num(row.accuracy),
+        _num(row.completeness),
+        _num(row.pass_rate),
+        _num(row.pass_at_1),
+        _num(row.generation_rate, 1),
+        _num(row.attempt),
+        f"{row.scored}/{row.items}",
     ]
 
 
@@ -60,58 +59,58 @@ COLUMNS = [
 ]
 
 
-def model_table(board: dict[str, Any]) -> list[str]:
+def model_table(board: Leaderboard) -> list[str]:
     rows = [
         [
             "–" if rank is None else str(rank),
-            r["model"],
+            r.model,
             *_cells(r),
-            str(r["judge_tokens"]),
-            _cost(r["candidate_cost_usd"]),
-            _cost(r["judge_cost_usd"]),
+            str(r.judge_tokens),
+            _cost(r.candidate_cost_usd),
+            _cost(r.judge_cost_usd),
         ]
-        for rank, r in zip(ranks(board["models"]), board["models"], strict=True)
+        for rank, r in zip(ranks([m.score for m in board.models]), board.models, strict=True)
     ]
     return _table(["#", "Model", *COLUMNS, "Judge tokens", "Cost", "Judge cost"], rows)
 
 
-def render(board: dict[str, Any]) -> str:
+def render(board: Leaderboard) -> str:
     lines = ["# pytest-llmbench leaderboard", ""]
     lines += [
-        f"Score formula `{board['formula']}`: "
-        + "; ".join(f"{name} = {text}" for name, text in board["formulas"].items())
-        + f" (A = {board['attempts']}); MaxRate = {_num(board['max_rate'], 1)} tok/s.",
+        f"Score formula `{board.formula}`: "
+        + "; ".join(f"{name} = {text}" for name, text in board.formulas.items())
+        + f" (A = {board.attempts}); MaxRate = {_num(board.max_rate, 1)} tok/s.",
         "95% CI: percentile bootstrap over items; pass@1 and "
-        f"pass@{board['attempts']}: an attempt passes when (Acc + Compl)/8 >= {board['pass_quality']}.",
+        f"pass@{board.attempts}: an attempt passes when (Acc + Compl)/8 >= {board.pass_quality}.",
         "Accuracy and completeness are 1-4: judged (mean of the judges' weighted grades) or, "
         "with no judge, 1 + 3 x the weighted pass rate of the deterministic checks.",
         "",
     ]
     lines += model_table(board)
-    notes = [f"- {r['model']}: {'; '.join(r['notes'])}" for r in board["models"] if r["notes"]]
+    notes = [f"- {r.model}: {'; '.join(r.notes)}" for r in board.models if r.notes]
     sources = [
-        f"- {r['model']}: metrics from {_counts(r['metric_sources'])}; grade distributions by "
-        f"{_counts(r['grade_methods']) or 'no grader'}; judges agree on "
-        f"{_share(r['judge_exact_agreement'])} of grades (Krippendorff's alpha "
-        f"{_num(r['judge_alpha'])}); checks agree with judges on "
-        f"{_share(r['check_judge_agreement'])} of steps; pass@{board['attempts']} "
-        f"{_num(r['pass_at_k'])}; per item median/p95: tokens {_num(r['tokens']['median'], 0)}/"
-        f"{_num(r['tokens']['p95'], 0)}, latency {_num(r['latency_s']['median'])}/"
-        f"{_num(r['latency_s']['p95'])} s, cost {_cost(r['cost_usd']['median'])}/"
-        f"{_cost(r['cost_usd']['p95'])}"
-        for r in board["models"]
+        f"- {r.model}: metrics from {_counts(r.metric_sources)}; grade distributions by "
+        f"{_counts(r.grade_methods) or 'no grader'}; judges agree on "
+        f"{_share(r.judge_exact_agreement)} of grades (Krippendorff's alpha "
+        f"{_num(r.judge_alpha)}); checks agree with judges on "
+        f"{_share(r.check_judge_agreement)} of steps; pass@{board.attempts} "
+        f"{_num(r.pass_at_k)}; per item median/p95: tokens {_num(r.tokens.median, 0)}/"
+        f"{_num(r.tokens.p95, 0)}, latency {_num(r.latency_s.median)}/"
+        f"{_num(r.latency_s.p95)} s, cost {_cost(r.cost_usd.median)}/"
+        f"{_cost(r.cost_usd.p95)}"
+        for r in board.models
     ]
     lines += ["", "Notes:", *notes, *sources, "", "## By category", ""]
-    rows = [[r["model"], r["category"], r["formula"], *_cells(r)] for r in board["categories"]]
+    rows = [[r.model, str(r.category), r.formula, *_cells(r)] for r in board.categories]
     lines += _table(["Model", "Category", "Formula", *COLUMNS], rows)
     lines += ["", "## Code metrics (means over best attempts; n in parentheses)", ""]
     rows = [
-        [r["model"], r.get("category", "all"), *(_code_cell(r["code"][m]) for m in CODE_METRICS)]
-        for r in [*board["models"], *board["categories"]]
+        [r.model, r.category or "all", *map(_code_cell, r.code.by_name().values())]
+        for r in [*board.models, *board.categories]
     ]
     lines += _table(["Model", "Category", *CODE_METRICS], rows)
     return "\n".join(lines) + "\n"
 
 
-def _code_cell(figure: dict[str, Any]) -> str:
-    return "–" if figure["mean"] is None else f"{figure['mean']:.3f} ({figure['n']})"
+def _code_cell(figure: CodeFigure) -> str:
+    return "–" if figure.mean is None else f"{figure.mean:.3f} ({figure.n})"

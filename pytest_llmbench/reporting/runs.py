@@ -12,9 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TextIO
+
+from pydantic import ValidationError
 
 from ..errors import FormatError
+from ..schema.leaderboard import DocumentHead
+from ..schema.reader import read_results
+from ..schema.results import ItemResult
 from .leaderboard import identity
 from .writer import LEADERBOARD_JSON, RESULTS
 
@@ -24,60 +29,72 @@ DEFAULT_ATTEMPTS = 3
 @dataclass
 class Run:
     folder: Path
-    items: list[dict[str, Any]]
+    items: list[ItemResult]
     attempts: int | None = None  # from leaderboard.json; None when it is missing
     formula: str | None = None  # the --llm-score-formula the run used (None: defaults)
     created_utc: str = ""
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # warnings to show, one line each
+
+
+def _read_envelope(run: Run, path: Path) -> None:
+    try:
+        info = DocumentHead.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValidationError):
+        raise FormatError(
+            path, "leaderboard.attempts", "not a leaderboard.json of pytest-llmbench"
+        ) from None
+    run.attempts = info.leaderboard.attempts
+    formula = info.settings.get("score_formula")
+    run.formula = formula if isinstance(formula, str) else None
+    run.created_utc = info.created_utc or run.created_utc
 
 
 def load_run(folder: Path) -> Run:
-    """Items and settings of one report dir; a missing or malformed file is a FormatError."""
+    """Items and settings of one report dir; a missing or malformed file is a FormatError.
+
+    Lines of results.jsonl that are not readable results are skipped and noted in
+    `notes` (a run killed mid-write leaves a cut-short last line); a file with none
+    readable is an error.
+    """
     results = folder / RESULTS
     if not results.is_file():
         raise FormatError(
             folder, "", f"no {RESULTS} here; give a report dir of a pytest-llmbench run"
         )
-    items = []
-    for number, line in enumerate(results.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FormatError(results, f"line {number}", f"not JSON ({exc.msg})") from None
-        missing = [k for k in ("model", "scenario", "category", "status") if k not in item]
-        if not isinstance(item, dict) or missing:
-            raise FormatError(results, f"line {number}", f"not an item result (missing {missing})")
-        items.append(item)
+    read = read_results(results)
+    if read.skipped and not read.items:
+        first = read.skipped[0]
+        raise FormatError(results, f"line {first.line}", f"{first.reason}; no readable result")
     mtime = datetime.fromtimestamp(results.stat().st_mtime, UTC).isoformat(timespec="microseconds")
-    run = Run(folder, items, created_utc=mtime)
+    run = Run(folder, read.items, created_utc=mtime)
+    skipped = read.skipped_line()
+    if skipped:
+        run.notes.append(skipped)
     envelope_path = folder / LEADERBOARD_JSON
     if envelope_path.is_file():
-        try:
-            envelope = json.loads(envelope_path.read_text(encoding="utf-8"))
-            run.attempts = int(envelope["leaderboard"]["attempts"])
-            run.formula = envelope.get("settings", {}).get("score_formula")
-            run.created_utc = str(envelope.get("created_utc") or mtime)
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            raise FormatError(
-                envelope_path, "leaderboard.attempts", "not a leaderboard.json of pytest-llmbench"
-            ) from None
+        _read_envelope(run, envelope_path)
     return run
 
 
-def _newest_first_key(item: dict[str, Any], run: Run, order: int) -> tuple[str, int]:
-    return (str(item.get("finished_utc") or run.created_utc), order)
+def warn(runs: Sequence[Run], stream: TextIO) -> None:
+    """Each run's notes (e.g. lines of results.jsonl skipped), one line each."""
+    for run in runs:
+        for note in run.notes:
+            print(f"llmbench: warning: {note}", file=stream)
 
 
-def merge_items(runs: Sequence[Run]) -> list[dict[str, Any]]:
+def _newest_first_key(item: ItemResult, run: Run, order: int) -> tuple[str, int]:
+    return (item.finished_utc or run.created_utc, order)
+
+
+def merge_items(runs: Sequence[Run]) -> list[ItemResult]:
     """Every item once: of two copies the newer wins.
 
     Newer = later `finished_utc` (when the controller received the result); a result
     without it takes its run's created_utc (leaderboard.json) or results.jsonl's mtime;
     on a tie the run named later on the command line wins.
     """
-    chosen: dict[tuple[str, ...], tuple[tuple[str, int], dict[str, Any]]] = {}
+    chosen: dict[tuple[str, ...], tuple[tuple[str, int], ItemResult]] = {}
     for order, run in enumerate(runs):
         for item in run.items:
             key = identity(item)
@@ -101,7 +118,7 @@ def common_attempts(runs: Sequence[Run]) -> int:
         return known.pop()
     # No leaderboard.json anywhere (killed runs): the most attempts any item ran.
     return (
-        max((len(i.get("attempts", [])) for r in runs for i in r.items), default=DEFAULT_ATTEMPTS)
+        max((len(i.attempts) for r in runs for i in r.items), default=DEFAULT_ATTEMPTS)
         or DEFAULT_ATTEMPTS
     )
 

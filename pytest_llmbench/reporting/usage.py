@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+
+from ..schema.results import ItemResult
 
 
 @dataclass
@@ -18,25 +19,25 @@ class ModelUsage:
     priced: bool = False
 
 
-def usage_by_model(items: Iterable[dict[str, Any]]) -> dict[str, ModelUsage]:
+def usage_by_model(items: Iterable[ItemResult]) -> dict[str, ModelUsage]:
     """Every call of every attempt, by the model that answered it (candidate or judge)."""
     table: dict[str, ModelUsage] = {}
     for item in items:
-        for attempt in item.get("attempts", []):
-            for call in attempt.get("calls", []):
-                row = table.setdefault(call["model"], ModelUsage())
+        for attempt in item.attempts:
+            for call in attempt.calls:
+                row = table.setdefault(call.model, ModelUsage())
                 row.calls += 1
-                row.cached += bool(call.get("cached"))
-                row.retries += int(call.get("retries", 0))
-                row.prompt_tokens += call.get("prompt_tokens") or 0
-                row.completion_tokens += call.get("completion_tokens") or 0
-                if call.get("cost_usd") is not None and not call.get("cached"):
-                    row.cost_usd += call["cost_usd"]
+                row.cached += call.cached
+                row.retries += call.retries
+                row.prompt_tokens += call.prompt_tokens or 0
+                row.completion_tokens += call.completion_tokens or 0
+                if call.cost_usd is not None and not call.cached:
+                    row.cost_usd += call.cost_usd
                     row.priced = True
     return table
 
 
-def usage_lines(items: Iterable[dict[str, Any]]) -> list[str]:
+def usage_lines(items: Iterable[ItemResult]) -> list[str]:
     table = usage_by_model(items)
     if not table:
         return ["no model calls"]

@@ -23,13 +23,16 @@ from ..errors import LLMBenchError
 from ..formats.dataset import DatasetIndex
 from ..formats.scenario import NO_DATASET, load_scenario
 from ..judging.formulas import FORMULAS, Terms
+from ..schema.leaderboard import Leaderboard, LeaderboardDocument
+from ..schema.results import ItemResult
 from . import charts
 from .help import COLUMNS
 from .leaderboard import ranks
 
 CHUNK = 200
 INDEX = "index.json.gz"  # the summaries of the runs and their comparisons
-Item = dict[str, Any]
+# One item's details as the page reads them (JSON of an ItemResult, plus its reference).
+Detail = dict[str, Any]
 # Attempt fields the viewer does not show: raw call records repeat the answer and reports.
 _DROPPED_ATTEMPT_FIELDS = ("calls",)
 
@@ -39,60 +42,57 @@ def floor(formula: str) -> float:
     return FORMULAS[formula].compute(Terms(accuracy=1.0, completeness=1.0, rate=0.0, attempt=1.0))
 
 
-def _order(board: dict[str, Any], items: Sequence[Item]) -> list[int]:
-    rank = {r["model"]: n for n, r in enumerate(board["models"])}
+def _order(board: Leaderboard, items: Sequence[ItemResult]) -> list[int]:
+    rank = {r.model: n for n, r in enumerate(board.models)}
 
     def key(n: int) -> tuple[int, str, str, str]:
         item = items[n]
-        return (
-            rank.get(item["model"], 0),
-            item["category"],
-            item["scenario"],
-            item.get("dataset") or "",
-        )
+        return (rank.get(item.model, 0), item.category, item.scenario, item.dataset or "")
 
     return sorted(range(len(items)), key=key)
 
 
-def _row(i: int, item: Item, score: float | None) -> dict[str, Any]:
-    usage = item.get("candidate_usage") or {}
+def _row(i: int, item: ItemResult, score: float | None) -> dict[str, Any]:
+    usage = item.candidate_usage
     return {
         "i": i,
-        "model": item["model"],
-        "category": item["category"],
-        "scenario": item["scenario"],
-        "dataset": item.get("dataset"),
-        "status": item["status"],
+        "model": item.model,
+        "category": item.category,
+        "scenario": item.scenario,
+        "dataset": item.dataset,
+        "status": item.status,
         "score": score,
-        "accuracy": item.get("accuracy"),
-        "completeness": item.get("completeness"),
-        "best": item.get("best_attempt"),
-        "attempts": len(item.get("attempts") or []),
-        "tokens": int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0),
-        "cost": usage.get("cost_usd"),
-        "latency": item.get("latency_s"),
-        "reason": item.get("reason"),
+        "accuracy": item.accuracy,
+        "completeness": item.completeness,
+        "best": item.best_attempt,
+        "attempts": len(item.attempts),
+        "tokens": usage.prompt_tokens + usage.completion_tokens,
+        "cost": usage.cost_usd,
+        "latency": item.latency_s,
+        "reason": item.reason,
     }
 
 
-def _detail(item: Item, reference: str | None) -> Item:
-    attempts = [
-        {k: v for k, v in a.items() if k not in _DROPPED_ATTEMPT_FIELDS}
-        for a in item.get("attempts") or []
+def _detail(item: ItemResult, reference: str | None) -> Detail:
+    """The item as JSON for the page: the page's data file is this boundary."""
+    detail: Detail = item.model_dump(mode="json")
+    detail["attempts"] = [
+        a.model_dump(mode="json", exclude=set(_DROPPED_ATTEMPT_FIELDS)) for a in item.attempts
     ]
-    return {**item, "attempts": attempts, "reference": reference}
+    detail["reference"] = reference
+    return detail
 
 
-def scenario_file(item: Item, rootdir: Path) -> Path | None:
+def scenario_file(item: ItemResult, rootdir: Path) -> Path | None:
     """The scenario file an item came from: its node id starts with the path under rootdir."""
-    nodeid = str(item.get("nodeid") or "")
+    nodeid = item.nodeid
     if "::" not in nodeid:
         return None
     path = rootdir / nodeid.split("::", 1)[0]
     return path if path.is_file() else None
 
 
-def references(items: Sequence[Item], rootdirs: Sequence[Path]) -> dict[tuple[str, str], str]:
+def references(items: Sequence[ItemResult], rootdirs: Sequence[Path]) -> dict[tuple[str, str], str]:
     """(scenario, dataset or NO_DATASET) -> the scenario's reference answer, for every
     scenario file still found under one of `rootdirs` (a moved or broken file gives none)."""
     found: dict[tuple[str, str], str] = {}
@@ -107,18 +107,18 @@ def references(items: Sequence[Item], rootdirs: Sequence[Path]) -> dict[tuple[st
         except (LLMBenchError, OSError, ValueError):
             continue
         for dataset, text in scenario.references.items():
-            found[(item["scenario"], dataset)] = text
+            found[(item.scenario, dataset)] = text
     return found
 
 
-def checkers(items: Sequence[Item]) -> dict[str, dict[str, int]]:
+def checkers(items: Sequence[ItemResult]) -> dict[str, dict[str, int]]:
     """Per model: syntax checker -> files it checked in the best answers; files no
     checker could read are counted under "none (<language>)"."""
     out: dict[str, dict[str, int]] = {}
     for item in items:
-        seen = out.setdefault(item["model"], {})
-        for check in (item.get("code") or {}).get("syntax") or []:
-            name = check.get("checker") or f"none ({check.get('language') or '?'})"
+        seen = out.setdefault(item.model, {})
+        for check in item.code.syntax if item.code else []:
+            name = check.checker or f"none ({check.language or '?'})"
             seen[name] = seen.get(name, 0) + 1
     return out
 
@@ -128,23 +128,23 @@ class RunData:
     """One run's summary and detail chunks, as plain JSON-ready values."""
 
     summary: dict[str, Any]
-    chunks: list[list[Item]] = field(default_factory=list)
+    chunks: list[list[Detail]] = field(default_factory=list)
 
 
 def run_data(
-    document: dict[str, Any],
-    items: Sequence[Item],
+    document: LeaderboardDocument,
+    items: Sequence[ItemResult],
     scores: Sequence[float | None],
     refs: dict[tuple[str, str], str],
     name: str = "",
 ) -> RunData:
-    board = document["leaderboard"]
+    board = document.leaderboard
     order = _order(board, items)
     rows = [_row(i, items[n], scores[n]) for i, n in enumerate(order)]
     details = [
         _detail(
             items[n],
-            refs.get((items[n]["scenario"], items[n].get("dataset") or NO_DATASET)),
+            refs.get((items[n].scenario, items[n].dataset or NO_DATASET)),
         )
         for n in order
     ]
@@ -152,13 +152,15 @@ def run_data(
     summary = {
         "name": name,
         "meta": {
-            "created_utc": document.get("created_utc"),
-            "plugin_version": document.get("plugin_version"),
-            "git_commit": document.get("git_commit"),
+            "created_utc": document.created_utc,
+            "plugin_version": document.plugin_version,
+            "git_commit": document.git_commit,
             "items": len(items),
         },
-        "board": board,
-        "ranks": ranks(board["models"]),  # by model row, equal scores sharing a rank
+        "board": board.model_dump(mode="json"),
+        "ranks": ranks(
+            [r.score for r in board.models]
+        ),  # by model row, equal scores sharing a rank
         "floors": floors,
         "checkers": checkers(items),
         "columns": COLUMNS,

@@ -11,28 +11,29 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
-from typing import Any
+
+from ..schema.results import ItemResult
 
 FOLDER = "workspaces"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
-def workspace_dir(folder: Path, result: dict[str, Any]) -> Path:
-    parts = [result.get("scenario"), result.get("dataset"), result.get("model")]
+def workspace_dir(folder: Path, result: ItemResult) -> Path:
+    parts = [result.scenario, result.dataset, result.model]
     name = "-".join(str(p) for p in parts if p)
     return folder / FOLDER / _UNSAFE.sub("_", name)
 
 
-def save_workspaces(folder: Path, result: dict[str, Any]) -> Path | None:
+def save_workspaces(folder: Path, result: ItemResult) -> Path | None:
     """Write every dialog attempt's final files; None when the item has no dialog."""
-    attempts = [a for a in result.get("attempts") or [] if a.get("dialog")]
-    if not attempts:
+    dialogs = [(a.attempt, a.dialog) for a in result.attempts if a.dialog]
+    if not dialogs:
         return None
     target = workspace_dir(folder, result)
     shutil.rmtree(target, ignore_errors=True)  # a re-run replaces the item's old workspaces
-    for attempt in attempts:
-        root = (target / f"attempt-{attempt['attempt']}").resolve()
-        for rel, text in attempt["dialog"].get("files", {}).items():
+    for number, dialog in dialogs:
+        root = (target / f"attempt-{number}").resolve()
+        for rel, text in dialog.files.items():
             path = (root / rel).resolve()
             if not path.is_relative_to(root):  # the runner never records such a path
                 continue

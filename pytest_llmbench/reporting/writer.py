@@ -17,10 +17,13 @@ import subprocess
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
+
+from pydantic import JsonValue
 
 from .. import __version__
-from ..schema.results import SCHEMA_VERSION
+from ..schema.leaderboard import Leaderboard, LeaderboardDocument, Machine
+from ..schema.results import SCHEMA_VERSION, ItemResult
 from . import html, leaderboard, markdown, viewdata
 from .workspaces import save_workspaces
 
@@ -41,20 +44,20 @@ def git_commit(folder: Path) -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def envelope(board: dict[str, Any], settings: dict[str, Any], rootdir: Path) -> dict[str, Any]:
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "plugin_version": __version__,
-        "git_commit": git_commit(rootdir),
-        "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": {
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "node": platform.node(),
-        },
-        "settings": settings,
-        "leaderboard": board,
-    }
+def envelope(
+    board: Leaderboard, settings: dict[str, JsonValue], rootdir: Path
+) -> LeaderboardDocument:
+    return LeaderboardDocument(
+        schema_version=SCHEMA_VERSION,
+        plugin_version=__version__,
+        git_commit=git_commit(rootdir),
+        created_utc=datetime.now(UTC).isoformat(timespec="seconds"),
+        machine=Machine(
+            python=platform.python_version(), platform=platform.platform(), node=platform.node()
+        ),
+        settings=settings,
+        leaderboard=board,
+    )
 
 
 class ResultsFile:
@@ -68,11 +71,11 @@ class ResultsFile:
         self.path = folder / RESULTS
         self._handle: TextIO | None = None
 
-    def append(self, result: dict[str, Any]) -> None:
+    def append(self, result: ItemResult) -> None:
         if self._handle is None:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._handle = self.path.open("w", encoding="utf-8")
-        self._handle.write(json.dumps(result, ensure_ascii=False) + "\n")
+        self._handle.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
         self._handle.flush()
         # A dialog's final files go beside it, so a run and `llmbench merge` both keep them.
         save_workspaces(self.folder, result)
@@ -83,7 +86,7 @@ class ResultsFile:
             self._handle = None
 
 
-def write_results(folder: Path, items: Sequence[dict[str, Any]]) -> None:
+def write_results(folder: Path, items: Sequence[ItemResult]) -> None:
     """results.jsonl in one go (merge); a run appends it item by item through ResultsFile."""
     results = ResultsFile(folder)
     for item in items:
@@ -93,13 +96,13 @@ def write_results(folder: Path, items: Sequence[dict[str, Any]]) -> None:
 
 def publish(
     folder: Path,
-    items: Sequence[dict[str, Any]],
+    items: Sequence[ItemResult],
     attempts: int,
     formula: str | None,
-    settings: dict[str, Any],
+    settings: dict[str, JsonValue],
     rootdir: Path,
-    on_board: Callable[[dict[str, Any]], None] | None = None,
-) -> dict[str, Any]:
+    on_board: Callable[[Leaderboard], None] | None = None,
+) -> LeaderboardDocument:
     """Build the leaderboard of `items` and write leaderboard.json/.md and report.html.
 
     `on_board` sees (and may amend) the leaderboard before it is written. Returns the
@@ -111,7 +114,8 @@ def publish(
     document = envelope(board, settings, rootdir)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / LEADERBOARD_JSON).write_text(
-        json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        json.dumps(document.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n",
+        encoding="utf-8",
     )
     (folder / LEADERBOARD_MD).write_text(markdown.render(board), encoding="utf-8")
     refs = viewdata.references(items, [rootdir])

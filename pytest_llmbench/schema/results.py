@@ -267,6 +267,10 @@ class AttemptResult(Schema):
         "the metrics the weighted mean of the turns' (see tasks/dialog.py)",
     )
 
+    def metrics(self) -> tuple[MetricResult, MetricResult]:
+        """Accuracy and completeness, in METRICS order."""
+        return self.accuracy, self.completeness
+
 
 class Usage(Schema):
     prompt_tokens: int = 0

@@ -23,8 +23,9 @@ import asyncio
 from dataclasses import dataclass
 
 from ..code.checks import run_check
+from ..formats.criteria import Check
 from ..formats.render import fenced_files
-from ..formats.scenario import Check, DialogTurn
+from ..formats.scenario import DialogTurn
 from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, judge_answer
 from ..judging.scoring import metric_result, step_results
 from ..schema.results import MetricResult, StepResult, TurnResult, Verdict

@@ -91,14 +91,16 @@ def _write_results(folder: Path, items: list[dict[str, Any]]) -> Path:
 
 def _result(model: str, rate: float | None, finished: str, accuracy: float = 4.0) -> dict[str, Any]:
     metric = {"value": accuracy, "source": "checks", "grades": []}
+    attempt = {"attempt": 1, "answer": "", "answer_latency_s": 1.0, "steps": []}
     return {
+        "schema_version": 2,
         "nodeid": f"scenarios/x/S.yaml::test_scenario[S-D-{model}]",
         "scenario": "S",
         "category": "x",
         "dataset": "D",
         "model": model,
         "status": "scored",
-        "attempts": [{"attempt": 1, "accuracy": metric, "completeness": metric, "steps": []}],
+        "attempts": [{**attempt, "accuracy": metric, "completeness": metric}],
         "best_attempt": 1,
         "accuracy": accuracy,
         "completeness": accuracy,

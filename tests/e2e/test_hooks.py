@@ -28,7 +28,7 @@ def pytest_llmbench_make_model(name, settings):
     return None
 
 def pytest_llmbench_leaderboard(leaderboard, config):
-    leaderboard["team"] = "platform"
+    leaderboard.team = "platform"
 """
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.formats.criteria import Check, CriterionStep
 from pytest_llmbench.formats.dialog import ScriptCall
-from pytest_llmbench.formats.scenario import Check, CriterionStep, DialogTurn
+from pytest_llmbench.formats.scenario import DialogTurn
 from pytest_llmbench.models.base import ToolCall
 from pytest_llmbench.models.script import as_reply, next_calls, position, replies
 from pytest_llmbench.schema.results import MetricResult
@@ -248,15 +249,40 @@ def test_cache_key_includes_tools_and_replies_keep_their_tool_calls(tmp_path: Pa
 def test_results_written_in_one_go_keep_the_dialog_workspaces(tmp_path: Path) -> None:
     # `llmbench merge` writes results through write_results: the workspaces come along.
     from pytest_llmbench.reporting.writer import write_results
+    from pytest_llmbench.schema.results import (
+        AttemptResult,
+        DialogResult,
+        ItemResult,
+        MetricResult,
+    )
+
+    def attempt(number: int, dialog: DialogResult | None) -> AttemptResult:
+        return AttemptResult(
+            attempt=number,
+            answer="",
+            answer_latency_s=0.0,
+            accuracy=MetricResult(),
+            completeness=MetricResult(),
+            steps=[],
+            dialog=dialog,
+        )
+
+    def item(
+        scenario: str, dataset: str | None, model: str, *attempts: AttemptResult
+    ) -> ItemResult:
+        return ItemResult(
+            scenario=scenario,
+            category="dialog",
+            dataset=dataset,
+            model=model,
+            status="scored",
+            attempts=list(attempts),
+        )
 
     files = {"src/App.jsx": "export default 1;\n", "../escape.txt": "never written"}
-    item = {
-        "scenario": "Upgrade",
-        "dataset": "Todo",
-        "model": "openai/x",
-        "attempts": [{"attempt": 2, "dialog": {"files": files}}, {"attempt": 3}],
-    }
-    write_results(tmp_path, [item, {"scenario": "Plain", "model": "m", "attempts": [{}]}])
+    dialog = DialogResult(protocol="native", ended="finished", turns=[], files=files)
+    upgrade = item("Upgrade", "Todo", "openai/x", attempt(2, dialog), attempt(3, None))
+    write_results(tmp_path, [upgrade, item("Plain", None, "m", attempt(1, None))])
     root = tmp_path / "workspaces" / "Upgrade-Todo-openai_x"
     assert (root / "attempt-2" / "src" / "App.jsx").read_text() == "export default 1;\n"
     assert sorted(p.name for p in root.iterdir()) == ["attempt-2"]

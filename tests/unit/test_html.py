@@ -12,14 +12,26 @@ from typing import Any
 import pytest
 
 from pytest_llmbench.reporting import charts, html, leaderboard, viewdata
+from pytest_llmbench.schema.leaderboard import LeaderboardDocument, Machine
+from pytest_llmbench.schema.results import CodeMetrics, ItemResult, Usage
 from tests.conftest import REPO, write_project
 from tests.unit.test_leaderboard import _item
 
 
-def _page(items: list[dict[str, Any]]) -> str:
-    board = leaderboard.build(items, attempts=3)
-    document = {"created_utc": "t", "plugin_version": "0", "git_commit": None, "leaderboard": board}
-    return html.render(document, items, leaderboard.scores(items, 3, None))
+def _document(items: list[ItemResult]) -> LeaderboardDocument:
+    return LeaderboardDocument(
+        schema_version=2,
+        plugin_version="0",
+        git_commit=None,
+        created_utc="t",
+        machine=Machine(python="", platform="", node=""),
+        settings={},
+        leaderboard=leaderboard.build(items, attempts=3),
+    )
+
+
+def _page(items: list[ItemResult]) -> str:
+    return html.render(_document(items), items, leaderboard.scores(items, 3, None))
 
 
 def _index(page: str) -> dict[str, Any]:
@@ -27,11 +39,11 @@ def _index(page: str) -> dict[str, Any]:
     return index["runs"][0]
 
 
-def _with_answer(item: dict[str, Any], answer: str) -> dict[str, Any]:
-    item["attempts"][0].update(
-        answer=answer, answer_latency_s=1.0, quality=0.5, steps=[], reports=[]
-    )
-    item.update(scenario="S", dataset=None, status="scored")
+def _with_answer(item: ItemResult, answer: str) -> ItemResult:
+    attempt = item.attempts[0]
+    attempt.answer, attempt.answer_latency_s, attempt.quality = answer, 1.0, 0.5
+    attempt.steps, attempt.reports = [], []
+    item.scenario, item.dataset, item.status = "S", None, "scored"
     return item
 
 
@@ -43,8 +55,8 @@ def test_complexity_chart_only_when_output_metrics_exist() -> None:
     plain = _with_answer(_item("m<x>", "analysis", 3, 3, None, 1), "ok")
     assert _index(_page([plain]))["charts"]["complexity"] is None
     measured = _with_answer(_item("m", "analysis", 3, 3, None, 1), "ok")
-    measured["complexity"] = {"gci": 0.3}
-    measured["code"] = {"gci": 0.2}
+    measured.complexity = {"gci": 0.3}
+    measured.code = CodeMetrics(files=1, gci=0.2)
     run = _index(_page([measured]))
     assert 'class="point"' in run["charts"]["complexity"]
     assert _points(run) == 2  # the cost scatter's point and this one
@@ -83,7 +95,7 @@ def test_formula_floors_colour_cells_on_their_own_scale() -> None:
 
 def test_cost_chart_says_why_it_is_missing_for_offline_models() -> None:
     item = _with_answer(_item("llmbench/echo", "analysis", 1, 1, None, 1), "x")
-    item["candidate_usage"] = {"prompt_tokens": 0, "completion_tokens": 0, "cost_usd": None}
+    item.candidate_usage = Usage(prompt_tokens=0, completion_tokens=0, cost_usd=None)
     run = _index(_page([item]))
     assert run["charts"]["cost"] is None and "offline" in run["charts"]["cost_note"]
     priced = _index(_page([_with_answer(_item("m", "analysis", 3, 3, None, 1), "x")]))
@@ -97,7 +109,7 @@ def test_items_are_ordered_by_rank_and_split_in_chunks() -> None:
         for model, acc in (("low", 1.0), ("high", 4.0))
     ]
     for n, item in enumerate(items):
-        item["nodeid"] = f"s.yaml::t[{n}]"
+        item.nodeid = f"s.yaml::t[{n}]"
     files = viewdata.Bundle([viewdata.run_data(*_parts(items))]).files()
     run = viewdata.unpack(files["index.json.gz"])["runs"][0]
     assert [r["model"] for r in run["rows"][:2]] == ["high", "high"]
@@ -109,25 +121,28 @@ def test_items_are_ordered_by_rank_and_split_in_chunks() -> None:
     assert run["rows"][0]["attempts"] == 1 and all("answer" not in r for r in run["rows"])
 
 
-def _parts(items: list[dict[str, Any]]) -> tuple[Any, ...]:
-    board = leaderboard.build(items, attempts=3)
-    document = {"leaderboard": board}
-    return document, items, leaderboard.scores(items, 3, None), {}
+def _parts(items: list[ItemResult]) -> tuple[Any, ...]:
+    return _document(items), items, leaderboard.scores(items, 3, None), {}
 
 
 def test_references_come_from_the_scenario_files_named_by_node_ids(tmp_path: Path) -> None:
     write_project(tmp_path)
-    item = {"scenario": "AddGreeting", "dataset": "Mini", "model": "m"}
+
+    def item(nodeid: str) -> ItemResult:
+        return _item("m", "generation", 3, 3, None, 1).model_copy(
+            update={"scenario": "AddGreeting", "dataset": "Mini", "nodeid": nodeid}
+        )
+
     found = viewdata.references(
-        [{**item, "nodeid": "scenarios/generation/AddGreeting.yaml::test_scenario[x]"}],
+        [item("scenarios/generation/AddGreeting.yaml::test_scenario[x]")],
         [tmp_path / "elsewhere", tmp_path],
     )
     assert "greet" in found[("AddGreeting", "Mini")]
     # A scenario file gone or broken gives no reference, not an error.
     (tmp_path / "scenarios/generation/AddGreeting.yaml").write_text("id: [")
-    assert viewdata.references([{**item, "nodeid": "scenarios/x.yaml::t"}], [tmp_path]) == {}
+    assert viewdata.references([item("scenarios/x.yaml::t")], [tmp_path]) == {}
     broken = "scenarios/generation/AddGreeting.yaml::t"
-    assert viewdata.references([{**item, "nodeid": broken}], [tmp_path]) == {}
+    assert viewdata.references([item(broken)], [tmp_path]) == {}
 
 
 def test_committed_viewer_bundle_is_built_from_its_sources(tmp_path: Path) -> None:

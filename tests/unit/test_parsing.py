@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from pytest_llmbench.formats.scenario import CriterionStep
+from pytest_llmbench.formats.criteria import CriterionStep
 from pytest_llmbench.judging.parsing import (
     ParsedStep,
     ReportParseError,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 import urllib.error
 import urllib.request
@@ -19,9 +18,9 @@ def _report_dir(folder: Path, acc: float) -> Path:
     folder.mkdir()
     items = [_item("m", "analysis", acc, 4, None, 1), _item("n", "analysis", 2, 2, None, 1)]
     for n, item in enumerate(items):
-        item["attempts"][0].update(answer="x", steps=[], reports=[])
-        item.update(scenario="S", dataset=None, nodeid=f"s.yaml::t[{n}]")
-    (folder / "results.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items))
+        item.attempts[0].answer, item.attempts[0].steps, item.attempts[0].reports = "x", [], []
+        item.scenario, item.dataset, item.nodeid = "S", None, f"s.yaml::t[{n}]"
+    (folder / "results.jsonl").write_text("".join(i.model_dump_json() + "\n" for i in items))
     return folder
 
 

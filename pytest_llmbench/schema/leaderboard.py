@@ -1,0 +1,167 @@
+"""The leaderboard (leaderboard.json's `leaderboard`) and the envelope around it, typed.
+
+`reporting/leaderboard.py` builds these from item results; leaderboard.json, leaderboard.md,
+report.html, the terminal summary and the `pytest_llmbench_leaderboard` hook read them.
+Field order is the key order of leaderboard.json. Every field is documented where it is
+defined; the statistics behind a row are described in `reporting/leaderboard.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+
+from .results import Schema
+
+
+class Spread(Schema):
+    """Median and 95th percentile over a row's items (null when no item has the figure)."""
+
+    median: float | None = None
+    p95: float | None = None
+
+
+class CodeFigure(Schema):
+    """One code metric of a row: its mean over the best attempts that have it."""
+
+    mean: float | None = Field(default=None, description="null when no item has the metric")
+    n: int = Field(default=0, description="items the mean is over")
+
+
+class CodeFigures(Schema):
+    """The per-answer code metrics (results.CodeMetrics) averaged over a row's items."""
+
+    ci: CodeFigure = Field(description="ESLint-count CI of the answer's code")
+    loc: CodeFigure = Field(description="physical lines of the answer's code")
+    gci: CodeFigure = Field(description="CI / LoC of the answer's code")
+    gci_change: CodeFigure = Field(description="gci - input_gci (negative: simpler)")
+    similarity: CodeFigure = Field(description="similarity to the reference answer, 0-1")
+    similarity_normalised: CodeFigure = Field(
+        description="similarity over the do-nothing baseline: 1 identical, 0 no better"
+    )
+    executability: CodeFigure = Field(description="share of checked files that pass")
+
+    def by_name(self) -> dict[str, CodeFigure]:
+        """Each metric's figure, in field order."""
+        return {name: getattr(self, name) for name in type(self).model_fields}
+
+
+class Row(Schema):
+    """One leaderboard row: a model over all its items, or a model x category."""
+
+    model: str = Field(description="the candidate model")
+    category: str | None = Field(
+        default=None, description="category rows only; absent from model rows' JSON"
+    )
+    formula: str = Field(description="the formula(s) that scored the items, comma-separated")
+    items: int = Field(description="items of the row, in every status")
+    scored: int = Field(description="items with a metric value")
+    unscored: int = Field(description="items nothing could score")
+    errors: int = Field(description="items that could not run")
+    skipped: int = Field(description="items skipped (e.g. the budget ran out)")
+    score: float | None = Field(description="mean item score over scored items, 0-1")
+    score_ci: list[float] | None = Field(description="95% bootstrap interval of `score`")
+    accuracy: float | None = Field(description="mean accuracy (1-4) over scored items")
+    accuracy_ci: list[float] | None = Field(description="95% bootstrap interval of `accuracy`")
+    completeness: float | None = Field(description="mean completeness (1-4) over scored items")
+    completeness_ci: list[float] | None = Field(
+        description="95% bootstrap interval of `completeness`"
+    )
+    pass_rate: float | None = Field(description="mean weighted share of passed steps")
+    pass_at_1: float | None = Field(description="unbiased pass@1 over the attempts run")
+    pass_at_k: float | None = Field(description="unbiased pass@k, k = attempts allowed")
+    generation_rate: float | None = Field(description="mean candidate tokens per second")
+    attempt: float | None = Field(description="mean best attempt number")
+    judge_agreement: float | None = Field(description="mean of the items' judge_agreement")
+    judge_exact_agreement: float | None = Field(
+        description="share of judge pairs giving the same argmax grade"
+    )
+    judge_alpha: float | None = Field(description="Krippendorff's alpha (ordinal) of judges")
+    check_judge_agreement: float | None = Field(
+        description="share of steps whose check verdict equals the judges' majority"
+    )
+    metric_sources: dict[str, int] = Field(description="'judges' | 'checks' -> metric count")
+    grade_methods: dict[str, int] = Field(description="'logprobs' | 'sampling' -> grade count")
+    candidate_tokens: int = Field(description="candidate prompt + completion tokens, summed")
+    candidate_cost_usd: float | None = Field(description="summed; null when no price is known")
+    judge_tokens: int = Field(description="evaluator and grader tokens, summed")
+    judge_cost_usd: float | None = Field(description="summed; null when no price is known")
+    tokens: Spread = Field(description="candidate tokens per item")
+    cost_usd: Spread = Field(description="candidate cost per item")
+    latency_s: Spread = Field(description="the best attempt's candidate latency per item")
+    notes: list[str] = Field(description="why a figure is missing or zero")
+    code: CodeFigures = Field(description="code metrics averaged over the best attempts")
+
+    @model_serializer(mode="wrap")
+    def _without_empty_category(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self.category is None:
+            del data["category"]
+        return data
+
+
+class Confidence(Schema):
+    """How the bootstrap intervals were made."""
+
+    level: float = Field(description="confidence level of the intervals (0.95)")
+    resamples: int = Field(description="bootstrap resamples per interval")
+    seed: int = Field(description="of the resampling, so intervals repeat")
+
+
+class Leaderboard(BaseModel):
+    """The leaderboard. The `pytest_llmbench_leaderboard` hook may change it and may add
+    keys of its own (`leaderboard.team = "platform"`), written after these."""
+
+    model_config = ConfigDict(extra="allow")
+
+    formula: str = Field(description="every formula used, comma-separated")
+    formulas: dict[str, str] = Field(description="formula name -> its text")
+    attempts: int = Field(description="attempts allowed per item (A)")
+    max_rate: float | None = Field(description="MaxRate: highest mean generation rate")
+    pass_quality: float = Field(description="the quality (Acc + Compl)/8 an attempt passes at")
+    confidence: Confidence
+    models: list[Row] = Field(description="one row per model, best score first")
+    categories: list[Row] = Field(description="one row per model x category")
+
+
+class Machine(Schema):
+    """Where the leaderboard was made."""
+
+    python: str = Field(description="Python version")
+    platform: str = Field(description="platform.platform()")
+    node: str = Field(description="host name")
+
+
+class LeaderboardDocument(Schema):
+    """leaderboard.json: the leaderboard with what made it."""
+
+    schema_version: int = Field(description="results.SCHEMA_VERSION of the writer")
+    plugin_version: str = Field(description="pytest-llmbench's version")
+    git_commit: str | None = Field(description="HEAD of the rootdir; null outside git")
+    created_utc: str = Field(description="ISO 8601, seconds")
+    machine: Machine
+    settings: dict[str, JsonValue] = Field(
+        description="the run's resolved settings, or what `llmbench merge` merged"
+    )
+    leaderboard: Leaderboard = Field(description="the rows and how they were scored")
+
+
+class _BoardHead(BaseModel):
+    attempts: int = Field(description="attempts allowed per item (A)")
+
+
+class DocumentHead(BaseModel):
+    """What `llmbench merge` and `compare` read back from a leaderboard.json: lenient on
+    purpose, so an envelope written before some row field existed still gives these."""
+
+    created_utc: str | None = None
+    settings: dict[str, JsonValue] = {}
+    leaderboard: _BoardHead

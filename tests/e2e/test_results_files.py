@@ -1,0 +1,149 @@
+"""results.jsonl read back: a committed file of schema version 2 (written by the code before
+the typed reader) through merge, compare and --llm-resume, and --llm-resume on odd lines."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, read_leaderboard, read_results
+from tests.e2e.test_gates_and_merge import llmbench
+from tests.unit.test_results_reader import V1_LINE
+
+FIXTURE = REPO / "tests" / "fixtures" / "results-v2.jsonl"
+FIXTURE_MODELS = ["llmbench/echo", "llmbench/reference"]
+
+
+def _fixture_lines() -> list[dict[str, object]]:
+    return [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
+
+
+def _fixture_dir(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    shutil.copy(FIXTURE, folder / "results.jsonl")
+    return folder
+
+
+def test_merge_reads_the_v2_fixture(tmp_path: Path) -> None:
+    done = llmbench("merge", _fixture_dir(tmp_path / "old"), "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert "merged 4 items from 1 report dirs (0 duplicates dropped)" in done.stdout
+    board = json.loads((tmp_path / "out" / "leaderboard.json").read_text())["leaderboard"]
+    assert sorted(r["model"] for r in board["models"]) == FIXTURE_MODELS
+    assert all((r["items"], r["scored"]) == (2, 2) for r in board["models"])
+    assert {(r["model"], r["category"]) for r in board["categories"]} == {
+        (m, c) for m in FIXTURE_MODELS for c in ("generation", "template")
+    }
+    # The items are written out as they were read: nothing lost, nothing added.
+    merged = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    key = "nodeid"
+    assert sorted(merged, key=lambda r: str(r[key])) == sorted(
+        _fixture_lines(), key=lambda r: str(r[key])
+    )
+
+
+def test_merge_of_a_v1_and_a_v2_report_dir_counts_every_item(tmp_path: Path) -> None:
+    v1 = tmp_path / "v1"
+    v1.mkdir()
+    (v1 / "results.jsonl").write_text(json.dumps(V1_LINE) + "\n")
+    v2 = _fixture_dir(tmp_path / "v2")
+    done = llmbench("merge", v1, v2, "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "merged 5 items from 2 report dirs (0 duplicates dropped)" in done.stdout
+    merged = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert {r["schema_version"] for r in merged} == {2}  # the v1 item was migrated
+    board = json.loads((tmp_path / "out" / "leaderboard.json").read_text())["leaderboard"]
+    assert sorted(r["model"] for r in board["models"]) == [
+        "llmbench/echo",
+        "llmbench/reference",
+        "m",
+    ]
+
+
+def test_compare_reads_the_v2_fixture(tmp_path: Path) -> None:
+    old = _fixture_dir(tmp_path / "old")
+    done = llmbench("compare", old, old, "--fail-on-regression=0", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if "| (all) |" in line]
+    assert [row.split(" | ")[0].lstrip("| ") for row in rows] == FIXTURE_MODELS
+    assert all("| +0.000 |" in row and "| 2/2 |" in row for row in rows)
+
+
+def test_resume_takes_over_the_v2_fixture(pytester: pytest.Pytester) -> None:
+    for folder in ("scenarios", "datasets"):
+        shutil.copytree(REPO / folder, pytester.path / folder)
+    _fixture_dir(pytester.path / "reports")
+    result = pytester.runpytest(
+        "scenarios/generation/ModifyReactApp.yaml",
+        "scenarios/template/GenerateProjectConfiguration.yaml",
+        "--llm-model=llmbench/reference,llmbench/echo",
+        "--llm-resume",
+        "-rs",
+    )
+    result.assert_outcomes(skipped=4)
+    result.stdout.fnmatch_lines(["*finished in an earlier run (--llm-resume)*"])
+    assert "llmbench warning" not in result.stdout.str()
+    assert read_results(pytester.path) == _fixture_lines()
+    board = read_leaderboard(pytester.path)["leaderboard"]
+    assert sorted(r["model"] for r in board["models"]) == FIXTURE_MODELS
+    assert all((r["items"], r["scored"]) == (2, 2) for r in board["models"])
+
+
+def _finished_run(pytester: pytest.Pytester, project: Path) -> list[str]:
+    """Run the project's two items once; results.jsonl's lines, AddGreeting's first."""
+    pytester.runpytest("--llm-model=llmbench/reference").assert_outcomes(passed=2)
+    lines = (project / "reports" / "results.jsonl").read_text().splitlines()
+    return sorted(lines, key=lambda line: "AddGreeting" not in line)
+
+
+def _odd_lines(greeting: str) -> dict[str, bytes]:
+    """ExplainMini's line spoilt in each way; AddGreeting's result stays valid."""
+    result = json.loads(greeting)
+    explain = {**result, "nodeid": result["nodeid"].replace("AddGreeting", "ExplainMini")}
+    return {
+        "partial": json.dumps({"nodeid": explain["nodeid"], "status": "scored"}).encode(),
+        "not utf-8": json.dumps(explain).encode().replace(b'"scored"', b'"sc\xffored"'),
+        "attempts 5": json.dumps({**explain, "attempts": 5}).encode(),
+        "cut short": json.dumps(explain).encode()[:200],
+    }
+
+
+@pytest.mark.parametrize("kind", ["partial", "not utf-8", "attempts 5", "cut short"])
+def test_resume_skips_an_odd_line_counts_it_and_runs_its_item_again(
+    pytester: pytest.Pytester, project: Path, kind: str
+) -> None:
+    greeting, _ = _finished_run(pytester, project)
+    odd = _odd_lines(greeting)[kind]
+    results = project / "reports" / "results.jsonl"
+    results.write_bytes(greeting.encode() + b"\n" + odd + (b"" if kind == "cut short" else b"\n"))
+    result = pytester.runpytest("--llm-model=llmbench/reference", "--llm-resume")
+    result.assert_outcomes(passed=1, skipped=1)
+    text = result.stdout.str()
+    assert "Traceback" not in text and "INTERNALERROR" not in text
+    warnings = [line for line in text.splitlines() if "llmbench warning" in line]
+    assert len(warnings) == 1
+    assert f"{results}: skipped 1 line that is not a readable item result (line 2: " in warnings[0]
+    assert warnings[0].endswith("; their items run again")
+    statuses = {r["scenario"]: r["status"] for r in read_results(project)}
+    assert statuses == {"AddGreeting": "scored", "ExplainMini": "scored"}
+    row = read_leaderboard(project)["leaderboard"]["models"][0]
+    assert (row["items"], row["scored"]) == (2, 2)
+
+
+def test_resume_with_a_folder_for_results_is_one_error_before_any_call(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    results = project / "reports" / "results.jsonl"
+    results.mkdir(parents=True)
+    result = pytester.runpytest("--llm-model=llmbench/reference", "--llm-resume")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    errors = [line for line in result.stderr.lines if line.strip()]
+    assert errors == [
+        f"ERROR: --llm-resume: {results}: is a folder; expected the results.jsonl file of a run"
+    ]
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    assert list(results.iterdir()) == [] and not (project / "reports" / "leaderboard.json").exists()
