@@ -21,6 +21,7 @@ import pytest
 
 from pytest_llmbench.cli import view
 from pytest_llmbench.reporting import html, leaderboard
+from pytest_llmbench.reporting.writer import envelope
 from tests.conftest import MINI_SCENARIO, write_project
 from tests.unit.test_leaderboard import _item
 
@@ -307,13 +308,15 @@ def test_served_view_loads_details_on_demand_and_ranks_ties_equal(tmp_path: Path
     for n in range(300):
         for model in (long, "tied/other"):
             item = _item(model, "generation" if n % 2 else "analysis", 3, 4, None, 1)
-            item["attempts"][0].update(answer=f"answer {n}", steps=[], reports=[])
-            item.update(scenario=f"Scenario{n}", dataset=None, nodeid=f"s{n}.yaml::t[{model}]")
+            attempt = item.attempts[0]
+            attempt.answer, attempt.steps, attempt.reports = f"answer {n}", [], []
+            item.scenario, item.dataset = f"Scenario{n}", None
+            item.nodeid = f"s{n}.yaml::t[{model}]"
             items.append(item)
     board = leaderboard.build(items, attempts=3)
-    envelope = {"schema_version": 2, "leaderboard": board, "created_utc": "t", "settings": {}}
-    (tmp_path / "results.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items))
-    (tmp_path / "leaderboard.json").write_text(json.dumps(envelope))
+    document = envelope(board, {}, tmp_path)
+    (tmp_path / "results.jsonl").write_text("".join(i.model_dump_json() + "\n" for i in items))
+    (tmp_path / "leaderboard.json").write_text(document.model_dump_json())
     with chromium() as browser, served([tmp_path]) as url:
         opened = Opened(browser, url, local=(url, "data:"))
         page = opened.page
