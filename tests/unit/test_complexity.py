@@ -192,6 +192,24 @@ def test_eslint_leaves_out_test_files_and_lists_files_it_cannot_parse() -> None:
     assert (figures.ci, figures.loc) == (2, 1)
 
 
+@needs_eslint
+def test_a_broken_eslint_is_one_error_and_lizard_counts_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for package in ("eslint", "@typescript-eslint/parser"):
+        folder = tmp_path / package
+        folder.mkdir(parents=True)
+        (folder / "package.json").write_text('{"name": "x", "version": "0.0.0", "main": "i.js"}')
+        (folder / "i.js").write_text("throw new Error('broken on purpose');\n")
+    monkeypatch.setattr(eslint_ci, "modules_dir", lambda: tmp_path)
+    with pytest.raises(eslint_ci.EslintBroken, match="ESLint"):
+        eslint_ci.measure_texts([("a.js", "const a = 1;\n")])
+    figures = measure((SourceFile("a.js", "function f(a) { return a ? 1 : 2; }\n"),))
+    assert (figures.ci, figures.counter) == (2, "lizard")
+    monkeypatch.undo()
+    assert measure((SourceFile("a.js", "const a = 1;\n"),)).counter == eslint_ci.counter()
+
+
 def test_without_eslint_lizard_counts_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(eslint_ci, "counter", lambda: None)
     figures = measure((SourceFile("a.js", "function f(a) { return a ? 1 : 2; }\n"),))
