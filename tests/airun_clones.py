@@ -55,10 +55,15 @@ def make_benchmark(root: Path) -> Path:
     return root
 
 
-def make_criteria(folder: Path) -> Path:
-    """The three step forms, a broken file and a file that fits no scenario."""
+def make_criteria(results: Path) -> Path:
+    """Criteria/ and Criteria_v1/ of a results clone, in the public layout
+    (`<set>/JS/<category folder>/<prompt stem>_criteria.yaml`, metadata whose scenario_id
+    is a number and whose repository is a snake_case id): plain steps (the public form),
+    a weighted form (ours), a broken file, a file that fits no prompt, and an older set
+    that names a renamed dataset by its old name."""
+    current = results / "Criteria" / "JS"
     write(
-        folder / "explain_legacy.yaml",
+        current / "code_explanation" / "ExplainCode_Todo_Legacy_high_low_criteria.yaml",
         """
         evaluation_steps:
           accuracy:
@@ -68,14 +73,14 @@ def make_criteria(folder: Path) -> Path:
             - criteria: Mentions the argument
               weight: 2
         metadata:
-          category: code_explanation
-          experiment: exp1
-          repository: Todo_Legacy
-          scenario_id: ExplainCode_Todo_Legacy_high_low
+          category: ExplainCode_Todo_Legacy_high_low
+          experiment: code_explanation
+          repository: todo_legacy
+          scenario_id: 7
         """,
     )
     write(
-        folder / "button.yaml",
+        current / "component_generation" / "GenerateButton_criteria.yaml",
         """
         evaluation_steps:
           accuracy:
@@ -84,18 +89,28 @@ def make_criteria(folder: Path) -> Path:
           completeness:
             - criterion: Shows the count
               weight: 1
-        metadata: {category: component_generation, experiment: exp1, repository: '', scenario_id: GenerateButton}
+        metadata: {category: GenerateButton, experiment: component_generation, scenario_id: '08'}
         """,
     )
     write(
-        folder / "broken.yaml",
+        current / "code_explanation" / "Broken_criteria.yaml",
         "evaluation_steps:\n  accuracy:\n    - criterion: x\n      weight: -1\n",
     )
     write(
-        folder / "orphan.yaml",
-        "evaluation_steps: {accuracy: [a], completeness: [b]}\nmetadata: {scenario_id: NoSuchThing}\n",
+        current / "code_analysis" / "NoSuchThing_criteria.yaml",
+        "evaluation_steps: {accuracy: [a], completeness: [b]}\nmetadata: {scenario_id: 3}\n",
     )
-    return folder
+    write(
+        results
+        / "Criteria_v1"
+        / "JS"
+        / "code_analysis"
+        / "Review_AngularCosmoPage_avg_high_criteria.yaml",
+        "evaluation_steps: {accuracy: [Finds the bug], completeness: [Lists every file]}\n"
+        "metadata: {category: Review_AngularCosmoPage_avg_high, repository: angular_cosmo_page, "
+        "scenario_id: 3}\n",
+    )
+    return results
 
 
 def answer_report(

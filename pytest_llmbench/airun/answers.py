@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .names import published_names
+
 OUTPUT = "Output"
 _RUN = re.compile(r"^##\s*Run\s+(\d+)\s*:?\s*$", re.MULTILINE | re.IGNORECASE)
 _SECTION = r"^###\s*{}\s*:?[ \t]*"
@@ -123,11 +125,15 @@ def answer_files(
     model_dir: Path, name: str, attempt: int | None, lang: str = "*", category: str = "*"
 ) -> list[Path]:
     """Every `<lang>/<category>/<run>/<name>/<name>_report_<attempt>.md` of one model
-    (any attempt for None), sorted (so the last is the run folder that sorts last)."""
+    (any attempt for None), sorted (so the last is the run folder that sorts last). A
+    prompt whose dataset was renamed is found under its published name too
+    (names.RENAMED_DATASETS)."""
     number = "*" if attempt is None else str(attempt)
-    folders = f"{glob_safe(lang)}/{glob_safe(category)}/*/{glob_safe(name)}"
-    pattern = f"{folders}/{glob_safe(name)}_report_{number}.md"
-    return sorted(model_dir.glob(pattern))
+    found: list[Path] = []
+    for published in published_names(name):
+        folders = f"{glob_safe(lang)}/{glob_safe(category)}/*/{glob_safe(published)}"
+        found += model_dir.glob(f"{folders}/{glob_safe(published)}_report_{number}.md")
+    return sorted(found)
 
 
 def glob_safe(text: str) -> str:

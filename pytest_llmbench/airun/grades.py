@@ -1,24 +1,34 @@
 """`llmbench import-airun-grades`: published grades of a results clone as item results.
 
-Identities (docs/airun.md has the whole account):
-- the candidate model is the folder below `Output/` on the path of the grading.csv
-  (without an `Output` folder on the path: the first folder below RESULTS_DIR);
-- the evaluator is the csv's `model` column; the grader that turned the evaluator's report
-  into the grade is not recorded, so grades carry `grader: "published"`;
-- an item is candidate x experiment x category x scenario_id x repository; its metric
-  value is the mean over evaluators of `weighted_score`, as in our own runs. Which
-  attempt was graded is not recorded: an item counts as one attempt, and its generation
-  rate is the mean rate of the scenario's published answer files, when there are any.
+Identities (docs/airun.md has the whole account, from the real files):
+- the candidate model is the folder below `Output/` or `Output_v1/` on the grading.csv's
+  path; the folder below it (`JS`, `JS_Error_cases`) is kept apart (`lang`);
+- the evaluator is the csv's `model` column (grading.UNNAMED in the single-evaluator
+  files of Output_v1); the grader that turned the evaluator's report into the grade is
+  not recorded, so grades carry `grader: "published"`;
+- an item is candidate x lang x experiment (category folder) x scenario stem x run. A
+  stem graded from d run folders has d*d rows per metric and evaluator (upstream graded
+  every folder for each of its d summary rows, and the k-th summary row kept the last
+  row of the k-th block of d): it becomes d items, the k-th from that row. Other
+  repeated rows keep the last (what the summary reflects) and are counted as dropped.
 
-Evaluator Markdown reports are the other `.md` files of the clone (not answer files)
-that read as evaluator reports (`- **Pass** (90%): ...` lines). One is attached to the
-item whose candidate, scenario_id (a folder name, or the file name's start) and
-evaluator (a path part naming it; or the item's only evaluator) its path names; its
-metric comes from the path, else from its `accuracy` / `completeness` headings.
+Scales: a grade keeps the public 1-5 `score`, `weighted` and distribution as published,
+and `published` = round(weighted - 1, 2), the 0-4 figure of summary.csv. An item's
+accuracy and completeness are on that published 0-4 scale: the mean of its evaluators'
+figures, rounded as upstream. (Our own judge grades 1-4; this import does not mix.)
+summary.csv beside the grading.csv gives each item its generation rate (Output / Time)
+and hand corrections written `OLD->NEW`; a published row without grading rows becomes an
+item with the published figures (or unscored, when it has none).
+
+Evaluator reports `<stem>_<evaluator>_<metric>.md` (or `<stem>[_report_N]_<metric>.md`
+of the single evaluator) in `<lang>/<experiment>/<run>/<stem>/` (or `<lang>/<stem>/`)
+are attached to the item of that candidate, lang, stem and run folder.
 """
 
 from __future__ import annotations
 
+import csv
+import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -40,26 +50,24 @@ from ..schema.results import (
 )
 from ..schema.vocabulary import METRICS, Metric
 from ..tasks.pipeline import judge_agreement
-from .answers import (
-    OUTPUT,
-    REPORT_NAME,
-    AnswerFileError,
-    answer_files,
-    output_root,
-    parse_answer_file,
-)
-from .grading import GradeRow, read_grading
-from .names import map_category, normalise_name
+from .answers import REPORT_NAME
+from .criteria import CRITERIA_SETS, read_criteria
+from .grading import UNNAMED, GradeRow, read_grading, round_half_even
+from .names import map_category
+from .summary import SummaryRow, read_summary
 
 GRADER = "published"
 _HEADING = re.compile(r"^#+\s*(.*)$")
+_REPORT = re.compile(r"^(?P<rest>.*)_(?P<metric>accuracy|completeness)\.md$", re.IGNORECASE)
 
-ItemKey = tuple[str, str, str, str, str]  # candidate, experiment, category, scenario_id, repository
+# candidate, Output*/lang folder, experiment (category folder), published stem, run (0-based)
+ItemKey = tuple[str, str, str, str, int]
 
 
 @dataclass
 class GradesSummary:
     files: list[str] = field(default_factory=list)
+    rows_present: int = 0
     rows: int = 0
     duplicates: int = 0
     problems: list[str] = field(default_factory=list)
@@ -69,54 +77,137 @@ class GradesSummary:
 
     def lines(self) -> list[str]:
         out = [
-            f"grading.csv files: {len(self.files)}, rows read: {self.rows}, "
-            f"duplicate rows dropped: {self.duplicates}, rows not read: {len(self.problems)}",
+            f"grading.csv files: {len(self.files)}, rows read: {self.rows} of "
+            f"{self.rows_present}, repeated rows dropped: {self.duplicates}, "
+            f"notes: {len(self.problems)}",
             f"items: {self.items}",
             f"evaluator reports attached: {self.reports}, not attached: {len(self.unattached)}",
         ]
-        out += [f"  not read: {p}" for p in self.problems]
+        out += [f"  note: {p}" for p in self.problems]
         out += [f"  not attached: {p}" for p in self.unattached]
         return out
 
 
-def candidate_of(results: Path, path: Path) -> str | None:
-    """The candidate model named by a file's path (see the module docstring)."""
+@dataclass
+class _Item:
+    rows: list[GradeRow] = field(default_factory=list)
+    published: SummaryRow | None = None
+    reports: list[JudgeReport] = field(default_factory=list)
+    steps: dict[str, dict[str, list[ParsedStep]]] = field(default_factory=dict)  # metric -> judge
+
+
+def output_parts(results: Path, path: Path) -> tuple[str, str] | None:
+    """(candidate, `<Output folder>/<lang folder>`) of a file under
+    `Output*/<candidate>/<lang>/` (the same model may be in Output and Output_v1)."""
     parts = path.relative_to(results).parts[:-1]
-    if OUTPUT in parts:
-        below = parts[parts.index(OUTPUT) + 1 :]
-        return below[0] if below else None
-    if results.name == OUTPUT:
-        return parts[0] if parts else None
-    return parts[0] if parts else None
+    if results.name.startswith("Output"):
+        parts = (results.name, *parts)
+    for i, part in enumerate(parts):
+        if part.startswith("Output") and len(parts) > i + 2:
+            return parts[i + 1], f"{part}/{parts[i + 2]}"
+    return None
 
 
-def _rows(results: Path, summary: GradesSummary) -> dict[ItemKey, list[GradeRow]]:
-    items: dict[ItemKey, list[GradeRow]] = defaultdict(list)
-    seen: dict[tuple[str, ...], GradeRow] = {}
-    for path in sorted(p for p in results.rglob("*") if p.name.lower() == "grading.csv"):
+def _present(path: Path) -> int:
+    """Data rows of a csv file (records after the header, blank ones left out)."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            return sum(1 for r in list(csv.reader(handle))[1:] if any(c.strip() for c in r))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return 0
+
+
+def _blocks(group: list[GradeRow]) -> tuple[list[GradeRow], int]:
+    """The rows that stand (one per run) and how many were dropped (module docstring)."""
+    runs = math.isqrt(len(group))
+    if runs > 1 and runs * runs == len(group):
+        return [group[(k + 1) * runs - 1] for k in range(runs)], 0
+    return [group[-1]], len(group) - 1
+
+
+def _stems_by_id(results: Path) -> dict[str, str]:
+    """scenario_id -> published stem, from the criteria metadata of the clone (the oldest
+    grading files name a scenario by its id and a snake_case name only)."""
+    stems: dict[str, str] = {}
+    for name in reversed(CRITERIA_SETS):  # the current set wins
+        found, _ = read_criteria(results / name) if (results / name).is_dir() else ([], [])
+        for criteria in found:
+            meta = criteria.metadata
+            if meta.scenario_id is not None and meta.category:
+                stems[str(meta.scenario_id).lstrip("0")] = meta.category
+    return stems
+
+
+def _stem(row: GradeRow, stems: dict[str, str]) -> str:
+    if not row.scenario_name:
+        return row.category
+    return stems.get(row.scenario_id.lstrip("0"), f"{row.scenario_name}_{row.scenario_id}")
+
+
+def _rows(results: Path, summary: GradesSummary) -> dict[ItemKey, _Item]:
+    items: dict[ItemKey, _Item] = defaultdict(_Item)
+    stems = _stems_by_id(results)
+    for path in sorted(results.rglob("grading.csv")):
         summary.files.append(str(path))
-        candidate = candidate_of(results, path)
-        if candidate is None:
-            summary.problems.append(f"{path}: cannot tell the candidate model from its path")
+        summary.rows_present += _present(path)
+        where = output_parts(results, path)
+        if where is None:
+            summary.problems.append(f"{path}: not in Output*/<Model>/<lang>/; skipped")
             continue
         rows, problems = read_grading(path)
         summary.problems += problems
+        groups: dict[tuple[str, ...], list[GradeRow]] = defaultdict(list)
         for row in rows:
-            key = (candidate, *row.key())
-            first = seen.get(key)
-            if first is not None:
-                summary.duplicates += 1
-                if first.values() != row.values():
-                    summary.problems.append(
-                        f"{path}:{row.line}: same answer, metric and evaluator as "
-                        f"{first.file}:{first.line} with other values; the first is kept"
-                    )
-                continue
-            seen[key] = row
-            summary.rows += 1
-            item_key = (candidate, row.experiment, row.category, row.scenario_id, row.repository)
-            items[item_key].append(row)
+            groups[
+                (row.experiment or row.category, _stem(row, stems), row.metric, row.evaluator)
+            ].append(row)
+        summary.rows += len(rows)
+        for group in groups.values():
+            standing, dropped = _blocks(group)
+            summary.duplicates += dropped
+            for run, row in enumerate(standing):
+                items[(*where, row.experiment or row.category, _stem(row, stems), run)].rows.append(
+                    row
+                )
+        _published(path.with_name("summary.csv"), where, items, summary)
     return items
+
+
+def _published(
+    path: Path, where: tuple[str, str], items: dict[ItemKey, _Item], summary: GradesSummary
+) -> None:
+    """Each summary row onto its item: the k-th row of a stem onto its k-th graded run
+    (Output_v1 summaries name no category folder: the stem alone then). A row no graded
+    run is left for becomes an item of its own."""
+    if not path.is_file():
+        return
+    rows, problems = read_summary(path)
+    summary.problems += problems
+    graded: dict[str, list[ItemKey]] = defaultdict(list)
+    for key in sorted(k for k in items if k[:2] == where):
+        graded[key[3]].append(key)
+    taken: dict[str, int] = defaultdict(int)
+    unmatched = 0
+    for row in rows:
+        runs = [k for k in graded.get(row.stem, []) if not row.folder or k[2] == row.folder]
+        index = taken[row.stem]
+        taken[row.stem] += 1
+        if index < len(runs):
+            items[runs[index]].published = row
+            continue
+        figures = ", ".join(f"{m} {v}" for m, v in row.figures.items() if v is not None)
+        if not figures:
+            unmatched += 1
+            continue
+        summary.problems.append(
+            f"{row.file}:{row.line}: {row.stem} published without grading rows "
+            f"({figures}); imported as published"
+        )
+        items[(*where, row.folder, row.stem, index)].published = row
+    if unmatched:
+        summary.problems.append(
+            f"{path}: {unmatched} rows match no graded stem and publish no figures; left out"
+        )
 
 
 def _sections(text: str, path_words: str) -> dict[str, str]:
@@ -137,84 +228,56 @@ def _sections(text: str, path_words: str) -> dict[str, str]:
     return {m: "\n".join(lines) for m, lines in sections.items()}
 
 
-@dataclass
-class _Attached:
-    reports: list[JudgeReport] = field(default_factory=list)
-    steps: dict[str, dict[str, list[ParsedStep]]] = field(default_factory=dict)  # metric -> judge
+def _report_key(results: Path, path: Path, items: dict[ItemKey, _Item]) -> tuple[ItemKey, str, str]:
+    """(item, evaluator, metric) of an evaluator report; ValueError saying why not."""
+    where = output_parts(results, path)
+    found = _REPORT.match(path.name)
+    stem = path.parent.name
+    if where is None or found is None or not path.name.startswith(stem + "_"):
+        raise ValueError("not named <stem>_[<evaluator>_]<metric>.md under Output*/<Model>/<lang>/")
+    rest = found.group("rest")[len(stem) + 1 :] if len(found.group("rest")) > len(stem) else ""
+    evaluator = UNNAMED if not rest or re.fullmatch(r"report_\d+", rest) else rest
+    between = path.relative_to(results).parts
+    lang = where[1].rpartition("/")[2]
+    between = between[between.index(lang, between.index(where[0])) + 1 : -2]
+    experiment = between[0] if len(between) == 2 else None
+    runs = sorted(path.parent.parent.parent.glob(f"*/{stem}")) if experiment else []
+    run = runs.index(path.parent) if path.parent in runs else 0
+    keys = sorted(
+        k
+        for k in items
+        if k[:2] == where and k[3] == stem and (experiment is None or k[2] == experiment)
+    )
+    if not keys:
+        raise ValueError(f"no graded item of {where[0]} for {stem}")
+    return keys[min(run, len(keys) - 1)], evaluator, found.group("metric").lower()
 
 
-def _attach_reports(
-    results: Path, items: dict[ItemKey, list[GradeRow]], summary: GradesSummary
-) -> dict[ItemKey, _Attached]:
-    attached: dict[ItemKey, _Attached] = defaultdict(_Attached)
+def _attach_reports(results: Path, items: dict[ItemKey, _Item], summary: GradesSummary) -> None:
     for path in sorted(results.rglob("*.md")):
-        if REPORT_NAME.match(path.name) or not path.is_file():
+        if REPORT_NAME.match(path.name) or not _REPORT.match(path.name) or not path.is_file():
             continue
         try:
+            key, judge, metric = _report_key(results, path, items)
             text = path.read_text(encoding="utf-8")
-            parsed = parse_evaluator_reply(text)
-        except (ReportParseError, UnicodeDecodeError):
-            continue  # not an evaluator report (a README, a prompt)
-        if parsed.form != "markdown":
+        except (ValueError, UnicodeDecodeError) as exc:
+            summary.unattached.append(f"{path}: {exc}")
             continue
-        candidate = candidate_of(results, path)
-        rel = path.relative_to(results)
-        folders = [normalise_name(p) for p in rel.parts[:-1]]
-        stem = normalise_name(path.stem)
-        words = "_".join([*folders, stem])
-        mine = [k for k in items if k[0] == candidate]
-        scenario_keys = [
-            k
-            for k in mine
-            if normalise_name(k[3]) in folders or stem.startswith(normalise_name(k[3]))
-        ]
-        if not scenario_keys:
-            summary.unattached.append(f"{path}: names no graded scenario of {candidate}")
-            continue
-        longest = max(len(k[3]) for k in scenario_keys)
-        scenario_keys = [k for k in scenario_keys if len(k[3]) == longest]
-        if len(scenario_keys) > 1:  # the same scenario in several experiments/datasets
-            named = [k for k in scenario_keys if k[4] and normalise_name(k[4]) in words]
-            scenario_keys = named or scenario_keys
-        if len(scenario_keys) > 1:
-            summary.unattached.append(
-                f"{path}: fits {len(scenario_keys)} graded items; cannot choose"
-            )
-            continue
-        key = scenario_keys[0]
-        evaluators = sorted({r.evaluator for r in items[key]})
-        named_evaluators = [
-            e for e in evaluators if normalise_name(e) and normalise_name(e) in words
-        ]
-        chosen = named_evaluators or (evaluators if len(evaluators) == 1 else [])
-        if len(chosen) != 1:
-            summary.unattached.append(
-                f"{path}: its path names none of the evaluators {', '.join(evaluators)}"
-            )
-            continue
-        sections = _sections(text, words)
-        if not sections:
-            summary.unattached.append(f"{path}: names neither accuracy nor completeness")
-            continue
-        judge = chosen[0]
-        target = attached[key]
+        target = items[key]
         target.reports.append(JudgeReport(judge=judge, text=text, form="markdown"))
-        for metric, part in sections.items():
-            try:
-                steps = parse_evaluator_reply(part).steps
-            except ReportParseError:
-                continue
-            target.steps.setdefault(metric, {})[judge] = steps
+        try:
+            target.steps.setdefault(metric, {})[judge] = parse_evaluator_reply(text).steps
+        except ReportParseError:
+            pass  # attached as text; its steps are not read
         summary.reports += 1
-    return attached
 
 
-def _step_results(attached: _Attached) -> list[StepResult]:
+def _step_results(item: _Item) -> list[StepResult]:
     """Steps of every attached report, merged by criterion text across evaluators."""
     results: list[StepResult] = []
     for metric in METRICS:
         by_text: dict[str, StepResult] = {}
-        for judge, steps in attached.steps.get(metric, {}).items():
+        for judge, steps in item.steps.get(metric, {}).items():
             for parsed in steps:
                 text = parsed.criterion or parsed.key
                 key = normalise(text)
@@ -232,7 +295,14 @@ def _step_results(attached: _Attached) -> list[StepResult]:
     return results
 
 
-def _metric(metric: Metric, rows: list[GradeRow], steps: list[StepResult]) -> MetricResult:
+def _figure(row: GradeRow, published: SummaryRow | None) -> float:
+    """An evaluator's 0-4 figure: from its grade, or its summary cell's own correction."""
+    cell = published.cells.get((row.metric, row.evaluator)) if published else None
+    return cell.value if cell is not None and cell.corrected_from is not None else row.published
+
+
+def _metric(metric: Metric, item: _Item, steps: list[StepResult]) -> MetricResult:
+    rows = [r for r in item.rows if r.metric == metric]
     grades = [
         Grade(
             metric=metric,
@@ -241,47 +311,37 @@ def _metric(metric: Metric, rows: list[GradeRow], steps: list[StepResult]) -> Me
             method="logprobs",
             score=r.score,
             weighted=r.weighted,
+            published=_figure(r, item.published),
             distribution=r.distribution,
             confident=r.confident,
         )
         for r in rows
-        if r.metric == metric
     ]
     judged = [
         (s.weight, bool(majority(s.judges))) for s in steps if s.metric == metric and s.judges
     ]
-    if not grades:
+    value: float | None
+    if grades:
+        value = round_half_even(fmean(g.published for g in grades if g.published is not None))
+    elif item.published is not None and item.published.figures.get(metric) is not None:
+        value = item.published.figures[metric]  # published without grading rows
+    else:
         return MetricResult(unscored_reason=f"no {metric} row in grading.csv")
     return MetricResult(
-        value=fmean(g.weighted for g in grades if g.weighted is not None),
+        value=value,
         source="judges",
         pass_rate=weighted_rate(judged) if judged else None,
         grades=grades,
     )
 
 
-def _rate(results: Path, candidate: str, scenario: str) -> tuple[float | None, float | None]:
-    """Mean recorded generation rate and execution time of the scenario's answer files."""
-    model_dir = output_root(results) / candidate
-    rates: list[float] = []
-    seconds: list[float] = []
-    for path in answer_files(model_dir, scenario, None):
-        try:
-            published = parse_answer_file(path.read_text(encoding="utf-8"))
-        except (AnswerFileError, UnicodeDecodeError):
-            continue
-        if published.rate is not None:
-            rates.append(published.rate)
-        if published.seconds is not None:
-            seconds.append(published.seconds)
-    return (fmean(rates) if rates else None), (fmean(seconds) if seconds else None)
-
-
-def _item(results: Path, key: ItemKey, rows: list[GradeRow], attached: _Attached) -> ItemResult:
-    candidate, experiment, category, scenario, repository = key
-    steps = _step_results(attached)
-    acc, compl = (_metric(m, rows, steps) for m in METRICS)
-    rate, seconds = _rate(results, candidate, scenario)
+def _item(key: ItemKey, item: _Item) -> ItemResult:
+    candidate, lang, experiment, stem, run = key
+    steps = _step_results(item)
+    acc, compl = (_metric(m, item, steps) for m in METRICS)
+    published = item.published
+    rate = published.rate if published else None
+    seconds = published.seconds if published else None
     both = acc.value is not None and compl.value is not None
     attempt = AttemptResult(
         attempt=1,
@@ -294,15 +354,16 @@ def _item(results: Path, key: ItemKey, rows: list[GradeRow], attached: _Attached
         if acc.value is not None and compl.value is not None
         else None,
         steps=steps,
-        reports=attached.reports,
+        reports=item.reports,
     )
     pass_rates = [r for r in (acc.pass_rate, compl.pass_rate) if r is not None]
-    ours = map_category(category) if category else None
+    ours = map_category(experiment) if experiment else None
+    repository = next((r.repository for r in item.rows if r.repository), None)
     return ItemResult(
-        nodeid=f"airun::{experiment}::{category}::{scenario}::{repository}::{candidate}",
-        scenario=scenario,
-        category=ours or category or "unknown",
-        dataset=repository or None,
+        nodeid=f"airun::{lang}::{experiment}::{stem}::{run + 1}::{candidate}",
+        scenario=stem,
+        category=ours or experiment or "unknown",
+        dataset=repository,
         model=candidate,
         status="scored" if both else "unscored",
         reason=None
@@ -322,14 +383,11 @@ def _item(results: Path, key: ItemKey, rows: list[GradeRow], attached: _Attached
 def import_grades(results: Path) -> tuple[list[ItemResult], GradesSummary]:
     """Every published grade under `results` as item results, and what was read."""
     summary = GradesSummary()
-    rows = _rows(results, summary)
-    attached = _attach_reports(results, rows, summary)
-    items = [
-        _item(results, key, group, attached.get(key, _Attached()))
-        for key, group in sorted(rows.items())
-    ]
-    summary.items = len(items)
-    return items, summary
+    items = _rows(results, summary)
+    _attach_reports(results, items, summary)
+    out = [_item(key, item) for key, item in sorted(items.items())]
+    summary.items = len(out)
+    return out, summary
 
 
 def evaluators(items: Iterable[ItemResult]) -> list[str]:

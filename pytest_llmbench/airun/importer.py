@@ -3,7 +3,9 @@
 BENCHMARK_DIR/Scenarios/Tasks/<lang>/<category>/<name>.md  ->  OUT/scenarios/<ours>/<Id>.yaml
 BENCHMARK_DIR/Scenarios/Tasks/<lang>/<category>/system.txt ->  each scenario's `system`
 BENCHMARK_DIR/Dataset/<lang>/<Name>/                       ->  OUT/datasets/<lang>/<Name>/
-<criteria dir>/**/*.yaml                                   ->  each scenario's `criteria`
+<criteria dir>/<lang>/<category>/<name>_criteria.yaml      ->  each scenario's `criteria`
+(the criteria dir is RESULTS/Criteria or RESULTS/Criteria_v1 of a results clone, chosen
+by --criteria-set, or a folder of such files; criteria.py has the link)
 
 The prompt's first `<place_code_here repo="NAME"/>` becomes `{{ dataset | inline_files }}`
 (every file of the dataset as a fenced block headed by its path); the rest of the text
@@ -28,7 +30,7 @@ from ..formats.dataset import MANIFEST, DatasetIndex
 from ..formats.images import media_type
 from ..formats.scenario import load_scenario
 from ..schema.vocabulary import METRICS
-from .criteria import FoundCriteria, read_criteria
+from .criteria import CRITERIA_SETS, FoundCriteria, criteria_root, read_criteria
 from .names import SINGLE_PROMPT, PromptName, map_category, parse_prompt_name, scenario_id
 
 TASKS = Path("Scenarios") / "Tasks"
@@ -46,6 +48,7 @@ class Summary:
     with_criteria: list[str] = field(default_factory=list)
     without_criteria: list[str] = field(default_factory=list)
     criteria_files: int = 0
+    criteria_attached: int = 0
     unused_criteria: list[str] = field(default_factory=list)
     images: int = 0
     skipped: list[str] = field(default_factory=list)  # "what: why"
@@ -58,7 +61,7 @@ class Summary:
             "marked criteria_missing, unscored until criteria exist)",
             f"datasets imported: {len(self.datasets)}",
             f"criteria files read: {self.criteria_files} "
-            f"({len(self.unused_criteria)} matched no scenario)",
+            f"({self.criteria_attached} attached, {len(self.unused_criteria)} matched no scenario)",
             f"images copied: {self.images}",
             f"skipped: {len(self.skipped)}",
         ]
@@ -175,13 +178,8 @@ def _images(source: Path, name: PromptName, target_dir: Path, sid: str) -> list[
     return sorted(p.relative_to(target_dir).as_posix() for p in target.rglob("*") if p.is_file())
 
 
-def _criteria_for(
-    found: list[FoundCriteria], name: PromptName, dataset: str | None, category: str
-) -> FoundCriteria | None:
-    fitting = [c for c in found if c.fits(name, dataset)]
-    same_category = [c for c in fitting if c.category and map_category(c.category) == category]
-    chosen = same_category or fitting
-    return chosen[0] if chosen else None
+def _criteria_for(found: list[FoundCriteria], stem: str, folder: str) -> FoundCriteria | None:
+    return next((c for c in found if c.fits(stem, folder)), None)
 
 
 def _steps(found: FoundCriteria) -> dict[str, list[Any]]:
@@ -196,7 +194,11 @@ def _steps(found: FoundCriteria) -> dict[str, list[Any]]:
 
 
 def import_benchmark(
-    bench: Path, out: Path, criteria_dir: Path | None, category_map: dict[str, str]
+    bench: Path,
+    out: Path,
+    criteria_dir: Path | None,
+    category_map: dict[str, str],
+    criteria_set: str = CRITERIA_SETS[0],
 ) -> Summary:
     if not (bench / TASKS).is_dir():
         raise FormatError(
@@ -210,7 +212,9 @@ def import_benchmark(
     out.mkdir(parents=True, exist_ok=True)
     summary = Summary()
     refs = _datasets(bench, out, summary)
-    found, problems = read_criteria(criteria_dir) if criteria_dir else ([], [])
+    found, problems = (
+        read_criteria(criteria_root(criteria_dir, criteria_set)) if criteria_dir else ([], [])
+    )
     summary.criteria_files = len(found) + len(problems)
     summary.skipped += [f"criteria {p}" for p in problems]
     used: set[Path] = set()
@@ -268,7 +272,7 @@ def import_benchmark(
         spec["prompt"] = template
         if dataset_ref is not None:
             spec["datasets"] = [dataset_ref]
-        criteria = _criteria_for(found, name, repo or name.dataset, category)
+        criteria = _criteria_for(found, name.stem, folder)
         if criteria is not None:
             used.add(criteria.path)
             spec["criteria"] = _steps(criteria)
@@ -314,5 +318,6 @@ def import_benchmark(
             summary.without_criteria if spec.get("criteria_missing") else summary.with_criteria
         ).append(sid)
     summary.unused_criteria = [str(c.path) for c in found if c.path not in used]
+    summary.criteria_attached = len(used)
     (out / MARKER).write_text(json.dumps(summary.__dict__, indent=2) + "\n", encoding="utf-8")
     return summary

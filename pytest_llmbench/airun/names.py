@@ -1,7 +1,9 @@
-"""Names in the public benchmark: scenario prompt files and category folders.
+"""Names in the public benchmark: scenario prompt files, category folders, renamed datasets.
 
 A prompt file is `<Scenario>_<Dataset>_<complexity>_<size>[_N].md`; a scenario that needs
 no dataset has a shorter name (`<Scenario>[_N].md`, or `<Scenario>_<complexity>_<size>`).
+Complexity is low, avg, high or extra_high; size low, avg or high. The multimodal prompts
+put the dataset first: `<Dataset>_Q<n>_<complexity>_<size>` (the scenario is `Q<n>`).
 Scenario and dataset names may both hold underscores (`ToDoApp_ReactJS`), so the split
 between them is found by the dataset names the clone actually has, not by counting parts.
 """
@@ -15,6 +17,30 @@ from dataclasses import dataclass
 from ..formats.categories import CATEGORIES
 
 BUCKETS = ("low", "avg", "high")
+EXTRA_HIGH = "extra_high"  # a complexity only (WriteTestsForActualCode_ReactSelect_extra_high_high)
+_QUESTION = re.compile(r"^Q\d+$", re.IGNORECASE)
+
+# Datasets the benchmark renamed (its commit "rename Angular -> AngularJS", 2025-08-01):
+# published answers, grades and Criteria_v1 use the old name, current prompts the new.
+RENAMED_DATASETS: dict[str, str] = {
+    "AngularCalendar": "AngularJSCalendar",
+    "AngularCosmoAdmin": "AngularJSCosmoAdmin",
+    "AngularCosmoMenu": "AngularJSCosmoMenu",
+    "AngularCosmoPage": "AngularJSCosmoPage",
+}
+
+
+def current_name(stem: str) -> str:
+    """A published stem with renamed datasets under their current name."""
+    return "_".join(RENAMED_DATASETS.get(part, part) for part in stem.split("_"))
+
+
+def published_names(stem: str) -> list[str]:
+    """A current stem, and the stems it was published under before a dataset was renamed."""
+    old = {new: old for old, new in RENAMED_DATASETS.items()}
+    earlier = "_".join(old.get(part, part) for part in stem.split("_"))
+    return [stem] if earlier == stem else [stem, earlier]
+
 
 # Public category folder names (normalised: lower case, words joined by "_") -> our id.
 CATEGORY_ALIASES: dict[str, str] = {
@@ -78,7 +104,8 @@ def parse_prompt_name(stem: str, datasets: Iterable[str] = ()) -> PromptName:
     """Split a prompt file's stem; `datasets` are the dataset names the clone has.
 
     The dataset is the longest run of parts just before `<complexity>_<size>` that names
-    a known dataset (else, when there are at least two parts, the parts after the first; one part is the scenario).
+    a known dataset (else, when there are at least two parts, the parts after the first;
+    one part is the scenario); before a `Q<n>` scenario, the parts ahead of it.
     Raises ValueError for an empty name.
     """
     parts = [p for p in stem.split("_") if p]
@@ -88,11 +115,18 @@ def parse_prompt_name(stem: str, datasets: Iterable[str] = ()) -> PromptName:
     if len(parts) > 1 and parts[-1].isdigit():
         index = int(parts.pop())
     complexity = size = None
-    if len(parts) >= 3 and parts[-1].lower() in BUCKETS and parts[-2].lower() in BUCKETS:
-        complexity, size = parts[-2].lower(), parts[-1].lower()
+    lower = [p.lower() for p in parts]
+    if len(parts) >= 4 and lower[-1] in BUCKETS and "_".join(lower[-3:-1]) == EXTRA_HIGH:
+        complexity, size = EXTRA_HIGH, lower[-1]
+        parts = parts[:-3]
+    elif len(parts) >= 3 and lower[-1] in BUCKETS and lower[-2] in BUCKETS:
+        complexity, size = lower[-2], lower[-1]
         parts = parts[:-2]
     known = {d.lower(): d for d in datasets}
     dataset = None
+    if len(parts) >= 2 and _QUESTION.match(parts[-1]):  # multimodal: the dataset comes first
+        ahead = "_".join(parts[:-1])
+        return PromptName(stem, parts[-1], known.get(ahead.lower(), ahead), complexity, size, index)
     if complexity is not None:
         for start in range(1, len(parts)):
             candidate = "_".join(parts[start:])

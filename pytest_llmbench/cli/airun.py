@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from ..airun.criteria import CRITERIA_SETS
 from ..airun.grades import evaluators, import_grades
 from ..airun.importer import check_outside_checkout, import_benchmark
 from ..airun.names import SINGLE_PROMPT
@@ -46,7 +47,15 @@ def add_parser(subparsers: Any) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="folder of criteria YAML files (the results clone's Criteria folder)",
+        help="a results clone (its --criteria-set folder is read) or a folder of "
+        "<stem>_criteria.yaml files",
+    )
+    bench.add_argument(
+        "--criteria-set",
+        choices=CRITERIA_SETS,
+        default=CRITERIA_SETS[0],
+        help="which criteria of a results clone: Criteria (current, default) or Criteria_v1 "
+        "(older; old dataset names are read as the current ones)",
     )
     bench.add_argument(
         "--category-map",
@@ -70,7 +79,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    summary = import_benchmark(args.benchmark, args.output, args.criteria, dict(args.category_map))
+    summary = import_benchmark(
+        args.benchmark, args.output, args.criteria, dict(args.category_map), args.criteria_set
+    )
     print(f"imported {args.benchmark} into {args.output}")
     for line in summary.lines():
         print(line)

@@ -53,6 +53,7 @@ def _rows(figures: Complexity) -> list[list[str]]:
 def render(figures: Complexity) -> list[str]:
     lines = table(["file", "language", "CI", "LoC", "NLOC", "functions", "GCI"], _rows(figures))
     lines.append(f"buckets: complexity {figures.complexity}, size {figures.size}")
+    lines.append(f"counted by: {figures.counter or 'nothing'}")
     for f in figures.unanalysed:
         lines.append(f"not analysed: {f.path}: {f.error}")
     return lines

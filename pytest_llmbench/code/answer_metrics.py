@@ -23,10 +23,10 @@ import functools
 from cydifflib import SequenceMatcher
 
 from ..formats.codeblocks import EXTENSION_LANGUAGES, extract_code_blocks
-from ..formats.dataset import Dataset
+from ..formats.dataset import Dataset, SourceFile
 from ..formats.render import inline_files
 from ..schema.results import CodeMetrics
-from .complexity import Complexity, measure_file, total
+from .complexity import Complexity, measure_files, total
 from .syntax import TOOL_KINDS, check_files
 from .workspace import AnswerFile, answer_workspace
 
@@ -89,8 +89,7 @@ def measure_answer(
 ) -> CodeMetrics:
     """Every code metric of one answer; unscored figures are null with a reason."""
     workspace = answer_workspace(answer)
-    measured = [measure_file(_file_name(f), f.code) for f in workspace.files]
-    output = total([m for m in measured if m is not None])
+    output = total(measure_files([SourceFile(_file_name(f), f.code) for f in workspace.files]))
     has_code = output.loc > 0
     input_gci = input_complexity.gci if input_complexity else None
     checkable = [f for f in workspace.files if f.language in TOOL_KINDS]

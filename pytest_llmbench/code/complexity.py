@@ -1,10 +1,16 @@
 """Complexity of a code base (method.md section 3): CI, LoC, NLOC, GCI and their buckets.
 
-- CI: sum of per-function cyclomatic complexity; JavaScript, TypeScript, JSX, TSX, Vue,
-  inline <script> of HTML and Java counted the ESLint way (lizard_ci.py), Python by radon.
-- LoC: physical lines of the analysed files plus HTML (markup counts towards LoC).
-  NLOC: lines with code (lizard's and radon's count; for markup, the non-blank lines).
+Counted like the public AIRUN analyzer (docs/airun.md, "Complexity"):
+- CI: sum of per-unit cyclomatic complexity. JavaScript, TypeScript, JSX and TSX by
+  ESLint's own `complexity` rule run through node (eslint_ci.py), over the files and units
+  the analyzer counts (`*.test.*` files are not counted); where node or ESLint is missing,
+  by lizard counting the ESLint way (lizard_ci.py). Vue <script> and Java by lizard_ci,
+  Python by radon.
+- LoC: physical lines as ESLint's `max-lines` counts them (blank and comment lines too; a
+  final newline adds none). HTML is not counted (the analyzer's parser rejects it).
+  NLOC: lines with code (lizard's and radon's count; else the non-blank lines).
 - GCI = CI / LoC.
+Every file's figures, and the total, name the counter that produced them (`counter`).
 A file that cannot be analysed is listed with the reason and left out of CI and LoC, so
 it is never counted as a file of complexity 0.
 """
@@ -13,16 +19,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..formats.dataset import SourceFile
+from . import eslint_ci
 from .lizard_ci import FunctionCI, NotAnalysable, function_complexity
 from .python_metrics import python_figures
 
 # Bumped whenever the counting changes, so cached figures of an older count are not reused.
-METHOD_VERSION = 4
+METHOD_VERSION = 5
+LIZARD = "lizard"
+RADON = "radon"
+_LINE_BREAK = re.compile(r"\r\n|[\r\n\u2028\u2029]")
 LANGUAGES = {
     ".js": "javascript",
     ".mjs": "javascript",
@@ -35,8 +46,6 @@ LANGUAGES = {
     ".vue": "vue",
     ".java": "java",
     ".py": "python",
-    ".html": "html",
-    ".htm": "html",
 }
 
 
@@ -62,6 +71,9 @@ class FileComplexity(Figures):
     maintainability: float | None = Field(default=None, description="radon MI (Python only)")
     halstead: dict[str, float] | None = Field(default=None, description="radon (Python only)")
     error: str | None = Field(default=None, description="why the file could not be analysed")
+    counter: str = Field(
+        default=LIZARD, description="what counted it: eslint <version>, lizard, radon"
+    )
 
 
 class Complexity(Figures):
@@ -74,6 +86,7 @@ class Complexity(Figures):
     gci: float = Field(description="CI / LoC, rounded to 4 places")
     complexity: str = Field(description="GCI bucket: low <= 0.11 < avg <= 0.17 < high")
     size: str = Field(description="LoC bucket: low < 200 <= avg <= 500 < high")
+    counter: str = Field(default="", description="the counters of its files, joined by ' + '")
     files: list[FileComplexity] = []
 
     @property
@@ -94,8 +107,18 @@ def complexity_bucket(gci: float) -> str:
 
 
 def language_of(path: str) -> str | None:
-    """The analysed language of a file, None for files outside the code base's figures."""
-    return LANGUAGES.get(PurePosixPath(path).suffix.lower())
+    """The analysed language of a file, None for files outside the code base's figures
+    (other kinds, and the `*.test.*` files of the ESLint languages, as the analyzer)."""
+    suffix = PurePosixPath(path).suffix.lower()
+    if suffix in eslint_ci.SUFFIXES and not eslint_ci.counts(path):
+        return None
+    return LANGUAGES.get(suffix)
+
+
+def physical_lines(text: str) -> int:
+    """Lines as ESLint's `max-lines` counts them: a final line break adds none."""
+    lines = _LINE_BREAK.split(text)
+    return len(lines) - 1 if lines[-1] == "" else len(lines)
 
 
 def _figures(functions: list[FunctionCI]) -> list[FunctionFigure]:
@@ -103,11 +126,12 @@ def _figures(functions: list[FunctionCI]) -> list[FunctionFigure]:
 
 
 def measure_file(path: str, text: str) -> FileComplexity | None:
-    """Figures of one file; None when its kind is not part of a code base's figures."""
+    """Figures of one file by lizard or radon; None when its kind is not part of a code
+    base's figures. measure() counts JavaScript/TypeScript by ESLint where it can."""
     language = language_of(path)
     if language is None:
         return None
-    loc = len(text.splitlines())
+    loc = physical_lines(text)
     nloc = sum(1 for line in text.splitlines() if line.strip())
     try:
         if language == "python":
@@ -121,10 +145,14 @@ def measure_file(path: str, text: str) -> FileComplexity | None:
                 functions=_figures(py.functions),
                 maintainability=py.maintainability,
                 halstead=py.halstead,
+                counter=RADON,
             )
         functions = function_complexity(path, text)
     except NotAnalysable as exc:
-        return FileComplexity(path=path, language=language, loc=loc, error=str(exc))
+        counter = RADON if language == "python" else LIZARD
+        return FileComplexity(
+            path=path, language=language, loc=loc, error=str(exc), counter=counter
+        )
     return FileComplexity(
         path=path,
         language=language,
@@ -148,13 +176,51 @@ def total(files: list[FileComplexity]) -> Complexity:
         gci=round(gci, 4),
         complexity=complexity_bucket(gci),
         size=size_bucket(loc),
+        counter=" + ".join(sorted({f.counter for f in files})),
         files=files,
     )
 
 
+def _by_eslint(files: list[SourceFile]) -> dict[int, FileComplexity]:
+    """ESLint's figures of the files it counts, by their index; {} without ESLint (or
+    when it fails: then lizard counts them)."""
+    counter = eslint_ci.counter()
+    chosen = [
+        (i, f) for i, f in enumerate(files) if language_of(f.path) and eslint_ci.counts(f.path)
+    ]
+    if counter is None or not chosen:
+        return {}
+    try:
+        found = eslint_ci.measure_texts([(f.path, f.text) for _, f in chosen])
+    except eslint_ci.EslintBroken:
+        return {}
+    out = {}
+    for (index, file), figures in zip(chosen, found, strict=True):
+        language = language_of(file.path) or "javascript"
+        out[index] = FileComplexity(
+            path=file.path,
+            language=language,
+            loc=figures.loc if figures.error is None else physical_lines(file.text),
+            nloc=sum(1 for line in file.text.splitlines() if line.strip()),
+            ci=sum(u.ci for u in figures.units),
+            functions=[FunctionFigure(name=u.name, line=u.line, ci=u.ci) for u in figures.units],
+            error=figures.error,
+            counter=counter,
+        )
+    return out
+
+
+def measure_files(files: tuple[SourceFile, ...] | list[SourceFile]) -> list[FileComplexity]:
+    """Figures of every file that is part of a code base's figures (one ESLint run for
+    all its files)."""
+    files = list(files)
+    eslint = _by_eslint(files)
+    measured = [eslint.get(i) or measure_file(f.path, f.text) for i, f in enumerate(files)]
+    return [m for m in measured if m is not None]
+
+
 def measure(files: tuple[SourceFile, ...] | list[SourceFile]) -> Complexity:
-    measured = [measure_file(f.path, f.text) for f in files]
-    return total([m for m in measured if m is not None])
+    return total(measure_files(files))
 
 
 def measure_paths(paths: list[Path]) -> Complexity:
@@ -177,7 +243,8 @@ def _cache_file(cache_dir: Path, content_hash: str) -> Path:
     import lizard
     import radon
 
-    versions = f"m{METHOD_VERSION}-lizard{lizard.version}-radon{radon.__version__}"
+    eslint = (eslint_ci.counter() or "none").replace(" ", "")
+    versions = f"m{METHOD_VERSION}-lizard{lizard.version}-radon{radon.__version__}-{eslint}"
     return cache_dir / "complexity" / f"{content_hash}-{versions}.json"
 
 

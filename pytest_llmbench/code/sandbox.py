@@ -77,6 +77,31 @@ def _limited(command: list[str], memory_mb: int) -> tuple[list[str], Callable[[]
     return command, lambda: _limits(memory_mb)
 
 
+def start(
+    command: list[str], cwd: Path, *, memory_mb: int = MEMORY_LIMIT_MB
+) -> subprocess.Popen[str]:
+    """A long-lived checker (it reads requests on stdin, one answer line each on stdout),
+    with the limits and isolation of run() except the time limit, which its caller keeps
+    per request. The memory limit needs prlimit here."""
+    command, preexec = _limited(command, memory_mb)
+    isolation = network_isolation()
+    if isolation != "none":
+        command = [*ISOLATIONS[isolation], *command]
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
+    return subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+        preexec_fn=preexec,
+    )
+
+
 def run(
     command: list[str],
     cwd: Path,

@@ -96,8 +96,13 @@ class Grade(Schema):
     judge: str
     grader: str
     method: GradeMethod
-    score: int | None = Field(default=None, description="argmax grade 1-4")
-    weighted: float | None = Field(default=None, description="sum of k * p_k over k = 1..4")
+    score: int | None = Field(default=None, description="argmax grade 1-4 (AIRUN imports: 1-5)")
+    weighted: float | None = Field(
+        default=None, description="sum of k * p_k over k = 1..4 (AIRUN imports: 1..5)"
+    )
+    published: float | None = Field(
+        default=None, description="AIRUN imports: the published 0-4 figure, weighted - 1"
+    )
     distribution: dict[str, float] = Field(
         default_factory=dict,
         description='"1".."4" -> probability (imported AIRUN grades keep a published "5")',

@@ -29,13 +29,13 @@ def imported(pytester: pytest.Pytester) -> Path:
     clones = pytester.path / "clones"
     make_benchmark(clones / "bench")
     make_results(clones / "results")
-    make_criteria(clones / "results" / "Criteria")
+    make_criteria(clones / "results")
     out = pytester.path / "airun"
     done = llmbench(
         "import-airun",
         clones / "bench",
         "--criteria",
-        clones / "results/Criteria",
+        clones / "results",
         "-o",
         out,
         cwd=pytester.path,
@@ -43,7 +43,7 @@ def imported(pytester: pytest.Pytester) -> Path:
     assert done.returncode == 0, done.stderr
     assert "scenarios imported: 4 (2 with criteria, 2 without" in done.stdout
     assert "datasets imported: 2" in done.stdout
-    assert "criteria files read: 4 (1 matched no scenario)" in done.stdout
+    assert "criteria files read: 4 (2 attached, 1 matched no scenario)" in done.stdout
     assert "images copied: 1" in done.stdout
     assert "skipped: 4" in done.stdout
     assert "Latin1_ToDoList_low_low.md: not UTF-8 text (invalid continuation byte)" in done.stdout
@@ -52,7 +52,7 @@ def imported(pytester: pytest.Pytester) -> Path:
         "Poem.md: category folder 'poetry_writing' has no counterpart; map it with --category-map"
         in done.stdout
     )
-    assert "broken.yaml: evaluation_steps.accuracy.0.weight" in done.stdout
+    assert "Broken_criteria.yaml: evaluation_steps.accuracy.0.weight" in done.stdout
     return out
 
 
@@ -206,109 +206,110 @@ def test_import_refuses_our_repository_and_foreign_folders(tmp_path: Path) -> No
     assert no_clone.returncode == 2 and "has no Scenarios/Tasks/ folder" in no_clone.stderr
 
 
-GRADING_X = """\
-metric,score,weighted_score,is_confident,score_1,score_2,score_3,score_4,score_5,category,experiment,repository,scenario_id,model
-accuracy,4,3.9,True,0,0,0.1,0.9,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-a
-completeness,3,3.0,False,0,0.1,0.8,0.1,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-a
-accuracy,4,3.7,False,0,0,0.3,0.7,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-b
-completeness,2,2.2,False,0,0.8,0.2,0,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-b
-completeness,2,2.2,False,0,0.8,0.2,0,0,code_explanation,exp1,Todo_Legacy,ExplainCode_Todo_Legacy_high_low,judge-b
-accuracy,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-a
-completeness,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-a
-accuracy,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-b
-completeness,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-b
-relevance,3,3.0,True,0,0,1,0,0,component_generation,exp1,,GenerateButton,judge-b
+# The public shape: columns in the order pandas left them, a 1-5 scale, `category` the
+# published stem, `experiment` the category folder, `model` the evaluator. GenerateButton
+# was graded from two run folders: 2 x 2 rows per metric and evaluator (the 2nd and 4th
+# stand). The last row is short: only its empty probabilities are missing.
+GRADING = """\
+metric,score,weighted_score,is_confident,score_5,category,experiment,repository,scenario_id,model,score_4,score_3,score_2,score_1
+accuracy,5,4.9,True,0.9,ExplainCode_Todo_Legacy_high_low,code_explanation,todo_legacy,7,judge-a,0.1,,,
+completeness,4,4.0,False,0.1,ExplainCode_Todo_Legacy_high_low,code_explanation,todo_legacy,7,judge-a,0.8,0.1,,
+accuracy,4,3.7,False,,ExplainCode_Todo_Legacy_high_low,code_explanation,todo_legacy,7,judge-b,0.7,0.3,,
+relevance,3,3.0,True,,ExplainCode_Todo_Legacy_high_low,code_explanation,todo_legacy,7,judge-b,,1.0,,
+accuracy,3,3.0,True,,GenerateButton,component_generation,,08,judge-a,,1.0,,
+accuracy,2,2.0,True,,GenerateButton,component_generation,,08,judge-a,,,1.0,
+accuracy,4,4.0,True,,GenerateButton,component_generation,,08,judge-a,1.0,,,
+accuracy,5,5.0,True,1.0,GenerateButton,component_generation,,08,judge-a
 """
 
-GRADING_Y = """\
-model,scenario_id,metric,score,category,repository,experiment,score_2,score_1,weighted_score,score_3,score_4,is_confident
-judge-a,ExplainCode_Todo_Legacy_high_low,accuracy,2,code_explanation,Todo_Legacy,exp1,1,,2.0,,,True
-judge-a,ExplainCode_Todo_Legacy_high_low,completeness,2,code_explanation,Todo_Legacy,exp1,0.6,0.4,1.6,,,False
-judge-b,ExplainCode_Todo_Legacy_high_low,accuracy,1,code_explanation,Todo_Legacy,exp1,,1,1.0,,,True
-judge-b,ExplainCode_Todo_Legacy_high_low,completeness,2,code_explanation,Todo_Legacy,exp1,1,,2.0,,,True
+SUMMARY = """\
+Experiment,Type,Category,Language,Models,Dataset,Complexity,Size,Attempt,Input,Reasons,Output,Time,Accuracy,Completeness,Accuracy_judge-a,Completeness_judge-a,Accuracy_judge-b,Completeness_judge-b
+x,code_explanation,ExplainCode,JS,Model-X,Todo_Legacy,high,low,1,313,0,500,10.0,3.3,3.0,3.9,3.0->3.5,2.7,
+x,component_generation,GenerateButton,none,Model-X,none,none,none,1,50,0,100,4.0,1.0,,1.0,,,
+x,component_generation,GenerateButton,none,Model-X,none,none,none,1,50,0,300,6.0,4.0,,4.0,,,
+x,test_generation,WriteTests,JS,Model-X,ToDoList,extra_high,high,1,0,0,0,0.0,0,0,,,,
 """
 
 EVALUATOR_REPORT = """\
-# Evaluation of the answer
+# Evaluation Report
 
-## Accuracy
 - **Pass** (90%): Names the count function
   The answer names count.
 - **Fail** (70%): Says it returns the length
   It says length but of the wrong thing.
-
-## Completeness
-- **Pass** (95%): Mentions the argument
-  It mentions a.
-
-Total steps evaluated: 3
-Total steps passed: 2
 """
 
 
-def test_published_grades_become_a_leaderboard_with_judge_agreement(tmp_path: Path) -> None:
+def test_published_grades_become_a_leaderboard_on_the_published_scale(tmp_path: Path) -> None:
     results = make_results(tmp_path / "results")
-    run_x = results / "Output" / MODEL / "JS" / "code_explanation" / RUN
-    write(run_x / "grading.csv", GRADING_X)
-    write(
-        results / "Output" / OTHER_MODEL / "JS" / "code_explanation" / RUN / "grading.csv",
-        GRADING_Y,
-    )
-    write(run_x / LEGACY / "evaluation" / "judge-a.md", EVALUATOR_REPORT)
-    write(run_x / LEGACY / "evaluation" / "judge-c.md", EVALUATOR_REPORT)
+    js = results / "Output" / MODEL / "JS"
+    write(js / "grading.csv", GRADING)
+    write(js / "summary.csv", SUMMARY)
+    legacy_dir = js / "code_explanation" / RUN / LEGACY
+    write(legacy_dir / f"{LEGACY}_judge-a_accuracy.md", EVALUATOR_REPORT)
+    write(legacy_dir / f"{LEGACY}_judge-c_accuracy.md", EVALUATOR_REPORT)
+    write(js / "code_explanation" / RUN / "Other" / "Other_judge-a_accuracy.md", EVALUATOR_REPORT)
     out = tmp_path / "graded"
     done = llmbench("import-airun-grades", results, "-o", out, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
+    assert "grading.csv files: 1, rows read: 7 of 8, repeated rows dropped: 0" in done.stdout
+    grading = js / "grading.csv"
+    assert f"note: {grading}:5: metric 'relevance' is not accuracy or completeness" in done.stdout
     assert (
-        "grading.csv files: 2, rows read: 12, duplicate rows dropped: 1, rows not read: 1"
+        f"note: {js / 'summary.csv'}:2: Completeness_judge-a corrected by hand from 3.0 to 3.5"
         in done.stdout
     )
     assert (
-        f"not read: {run_x / 'grading.csv'}:11: metric 'relevance' is not accuracy or completeness"
-        in done.stdout
+        f"{js / 'summary.csv'}:5: WriteTests_ToDoList_extra_high_high published without "
+        "grading rows (accuracy 0.0, completeness 0.0); imported as published" in done.stdout
     )
-    assert "evaluator reports attached: 1, not attached: 1" in done.stdout
-    assert "judge-c.md: its path names none of the evaluators judge-a, judge-b" in done.stdout
+    assert "evaluator reports attached: 2, not attached: 1" in done.stdout
+    assert "Other_judge-a_accuracy.md: no graded item of Model-X for Other" in done.stdout
     assert "evaluators: judge-a, judge-b" in done.stdout
     items = {
-        (i["model"], i["scenario"]): i
+        (i["scenario"], i["nodeid"].split("::")[4]): i
         for i in map(json.loads, (out / "results.jsonl").read_text().splitlines())
     }
-    assert len(items) == 3
-    legacy = items[(MODEL, LEGACY)]
+    assert sorted(items) == [
+        ("ExplainCode_Todo_Legacy_high_low", "1"),
+        ("GenerateButton", "1"),
+        ("GenerateButton", "2"),
+        ("WriteTests_ToDoList_extra_high_high", "1"),
+    ]
+    legacy = items[(LEGACY, "1")]
     assert (legacy["category"], legacy["dataset"], legacy["status"]) == (
         "explanation",
-        "Todo_Legacy",
+        "todo_legacy",
         "scored",
     )
-    assert legacy["accuracy"] == pytest.approx((3.9 + 3.7) / 2)
-    assert legacy["completeness"] == pytest.approx((3.0 + 2.2) / 2)
-    assert legacy["judge_agreement"] == pytest.approx(0.5)
-    assert legacy["generation_rate"] == pytest.approx(50.0)
+    # Published 0-4 figures: weighted - 1 per evaluator, their mean rounded half to even.
+    assert legacy["accuracy"] == pytest.approx(3.3)  # (3.9 + 2.7) / 2
+    assert legacy["completeness"] == pytest.approx(3.5)  # judge-a's cell, corrected by hand
+    grade = legacy["attempts"][0]["accuracy"]["grades"][0]
+    assert (grade["score"], grade["weighted"], grade["published"]) == (5, 4.9, 3.9)
+    assert grade["distribution"] == {"1": 0.0, "2": 0.0, "3": 0.0, "4": 0.1, "5": 0.9}
+    assert legacy["generation_rate"] == pytest.approx(50.0)  # Output / Time of summary.csv
     steps = legacy["attempts"][0]["steps"]
     assert [(s["id"], s["judges"]["judge-a"]["passed"]) for s in steps] == [
         ("A1", True),
         ("A2", False),
-        ("C1", True),
     ]
-    assert legacy["attempts"][0]["accuracy"]["pass_rate"] == pytest.approx(0.5)
-    grade = legacy["attempts"][0]["accuracy"]["grades"][0]
-    assert grade["distribution"] == {"1": 0.0, "2": 0.0, "3": 0.1, "4": 0.9, "5": 0.0}
-    assert items[(MODEL, "GenerateButton")]["dataset"] is None
-    other = items[(OTHER_MODEL, LEGACY)]
-    assert other["accuracy"] == pytest.approx(1.5) and other["generation_rate"] is None
+    assert {r["judge"] for r in legacy["attempts"][0]["reports"]} == {"judge-a", "judge-c"}
+    # The k-th run of GenerateButton is the last row of the k-th block of rows.
+    first, second = items[("GenerateButton", "1")], items[("GenerateButton", "2")]
+    assert (first["accuracy"], second["accuracy"]) == (1.0, 4.0)
+    rates = [i["attempts"][0]["generation_rate"] for i in (first, second)]
+    assert rates == [25.0, 50.0]
+    assert first["status"] == "unscored"  # no completeness row
+    timeout = items[("WriteTests_ToDoList_extra_high_high", "1")]
+    assert (timeout["accuracy"], timeout["completeness"], timeout["status"]) == (0.0, 0.0, "scored")
     board = json.loads((out / "leaderboard.json").read_text())
-    x, y = model_row(board, MODEL), model_row(board, OTHER_MODEL)
-    # Model-X: 4 judge-pair units (2 items x 2 metrics), 3 agree; Model-Y: 1 of 2.
-    assert x["judge_exact_agreement"] == pytest.approx(0.75)
-    assert y["judge_exact_agreement"] == pytest.approx(0.5)
-    assert x["judge_alpha"] is not None and x["score_ci"] is not None
-    assert x["generation_rate"] == pytest.approx(37.5)
+    assert model_row(board, MODEL)["scored"] == 2
     assert {"report.html", "leaderboard.md"} <= {p.name for p in out.iterdir()}
     # The output is an ordinary report dir: `llmbench merge` reads it back.
     merged = llmbench("merge", out, "-o", tmp_path / "merged", cwd=tmp_path)
     assert merged.returncode == 0, merged.stderr
-    assert "merged 3 items from 1 report dirs (0 duplicates dropped)" in merged.stdout
+    assert "merged 4 items from 1 report dirs (0 duplicates dropped)" in merged.stdout
 
 
 def test_grades_import_errors_are_one_line(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.cli import main
+from pytest_llmbench.code import eslint_ci
 from tests.conftest import REPO, write_project
 
 
@@ -19,9 +20,12 @@ def test_complexity_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["complexity", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["file", "language", "CI", "LoC", "NLOC", "functions", "GCI"]
-    assert out[-3].split() == ["total", "4", "5", "5", "2", "0.8000"]
-    assert out[-2] == "buckets: complexity high, size low"
-    assert out[-1].startswith(f"not analysed: {tmp_path}/broken.js: lizard found no function")
+    assert out[-4].split() == ["total", "4", "5", "5", "2", "0.8000"]
+    assert out[-3] == "buckets: complexity high, size low"
+    counter = eslint_ci.counter()
+    assert out[-2] == f"counted by: {counter + ' + radon' if counter else 'lizard + radon'}"
+    why = "ESLint cannot parse it" if counter else "lizard found no function"
+    assert out[-1].startswith(f"not analysed: {tmp_path}/broken.js: {why}")
     assert main(["complexity", "--json", str(tmp_path / "b.py")]) == 0
     document = json.loads(capsys.readouterr().out)
     (figures,) = document["files"]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.code import eslint_ci
 from pytest_llmbench.code.complexity import (
     cached_measure,
     measure,
@@ -146,17 +147,79 @@ function add(step: number) { if (step > 1) { count.value += step; } }
     assert figures.loc == 8
 
 
-def test_inline_html_script_counts_and_markup_counts_towards_loc() -> None:
+def test_html_is_not_part_of_the_figures_as_in_the_public_analyzer() -> None:
+    code = "<html>\n<script>\nfunction go(a) { return a || 1; }\n</script>\n</html>\n"
+    assert measure_file("index.html", code) is None
+    figures = measure((SourceFile("index.html", code), SourceFile("a.js", "const a = 1;\n")))
+    assert (figures.ci, figures.loc, [f.path for f in figures.files]) == (0, 1, ["a.js"])
+
+
+needs_eslint = pytest.mark.skipif(
+    eslint_ci.counter() is None, reason="node or eslint not installed (npm ci)"
+)
+
+
+@needs_eslint
+def test_eslint_counts_class_fields_and_methods_and_lines_like_the_analyzer() -> None:
     code = (
-        "<html>\n<body>\n<script>\nfunction go(a) { return a || 1; }\n</script>\n"
-        '<script src="x.js"></script>\n</body>\n</html>\n'
+        "class Store {\n"
+        "  count = 0;\n"  # a field initializer is a unit of 1
+        "  handle = (a) => a && this.count;\n"  # the field 1, the arrow 2
+        "  get size() { return this.count ? 1 : 0; }\n"
+        "}\n"
+        "\n"
+        "// a comment line counts as a line\n"
     )
-    figures = measure_file("index.html", code)
-    assert figures is not None
-    assert (figures.loc, figures.ci, [f.line for f in figures.functions]) == (8, 2, [4])
+    figures = measure((SourceFile("src/store.ts", code),))
+    assert figures.counter == eslint_ci.counter()
+    (file,) = figures.files
+    assert sorted(f.ci for f in file.functions) == [1, 1, 2, 2]
+    assert (figures.ci, figures.loc, file.counter) == (6, 7, eslint_ci.counter())
 
 
-def test_file_lizard_cannot_read_is_listed_not_counted_as_zero() -> None:
+@needs_eslint
+def test_eslint_leaves_out_test_files_and_lists_files_it_cannot_parse() -> None:
+    figures = measure(
+        (
+            SourceFile("a.test.js", "function t(a) { return a ? 1 : 2; }\n"),
+            SourceFile("a.spec.js", "function s(a) { return a ? 1 : 2; }\n"),
+            SourceFile("broken.js", "function (\n"),
+        )
+    )
+    assert [f.path for f in figures.files] == ["a.spec.js", "broken.js"]
+    (bad,) = figures.unanalysed
+    assert bad.path == "broken.js" and "cannot parse" in (bad.error or "")
+    assert (figures.ci, figures.loc) == (2, 1)
+
+
+@needs_eslint
+def test_a_broken_eslint_is_one_error_and_lizard_counts_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for package in ("eslint", "@typescript-eslint/parser"):
+        folder = tmp_path / package
+        folder.mkdir(parents=True)
+        (folder / "package.json").write_text('{"name": "x", "version": "0.0.0", "main": "i.js"}')
+        (folder / "i.js").write_text("throw new Error('broken on purpose');\n")
+    monkeypatch.setattr(eslint_ci, "modules_dir", lambda: tmp_path)
+    with pytest.raises(eslint_ci.EslintBroken, match="ESLint"):
+        eslint_ci.measure_texts([("a.js", "const a = 1;\n")])
+    figures = measure((SourceFile("a.js", "function f(a) { return a ? 1 : 2; }\n"),))
+    assert (figures.ci, figures.counter) == (2, "lizard")
+    monkeypatch.undo()
+    assert measure((SourceFile("a.js", "const a = 1;\n"),)).counter == eslint_ci.counter()
+
+
+def test_without_eslint_lizard_counts_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(eslint_ci, "counter", lambda: None)
+    figures = measure((SourceFile("a.js", "function f(a) { return a ? 1 : 2; }\n"),))
+    assert (figures.ci, figures.counter, figures.files[0].counter) == (2, "lizard", "lizard")
+
+
+def test_file_lizard_cannot_read_is_listed_not_counted_as_zero(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(eslint_ci, "counter", lambda: None)
     # An object method whose name is a string key with a get prefix confuses nothing,
     # but code lizard finds no function in, despite the `function` keyword, is reported.
     broken = "const x = function"  # a function expression cut off
