@@ -15,7 +15,7 @@ from .execution.resume import RESUME_REASON, finished_results
 from .models.base import Model
 from .models.registry import make_model
 from .reporting.collector import ReportCollector
-from .reporting.writer import JSON_REPORT, RESULTS
+from .reporting.writer import JSON_REPORT, RESULTS, folder_problem, report_dir_problem
 from .schema.results import PROPERTY_KEY, ItemResult
 from .settings import SETTINGS_KEY, Settings, add_options, resolve
 
@@ -44,12 +44,23 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.json_report = True
         config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
     if not hasattr(config, "workerinput"):
+        _check_folders(settings)
         previous = finished_results(settings.report_dir / RESULTS) if settings.resume else {}
         config.stash[runner.RESUMED_KEY] = set(previous)
         collector = ReportCollector(config, settings, owns_json_report, previous)
         config.pluginmanager.register(collector, "llmbench-report")
         if config.pluginmanager.hasplugin("xdist"):
             config.pluginmanager.register(XdistPartition(sorted(previous)), "llmbench-xdist")
+
+
+def _check_folders(settings: Settings) -> None:
+    """The report dir (and the cache dir, when used) before any call: one line if unusable."""
+    problem = report_dir_problem(settings.report_dir)
+    if problem is not None:
+        raise pytest.UsageError(f"--llm-report-dir: {problem}")
+    problem = folder_problem(settings.cache_dir) if settings.cache != "off" else None
+    if problem is not None:
+        raise pytest.UsageError(f"--llm-cache-dir: {problem}")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
