@@ -84,6 +84,8 @@ def named_file(
     target, why = resolve_inside(root, base or referrer.parent, written)
     if target is None:
         raise FormatError(referrer, field, f"{written!r} is refused: {why}")
+    if target.is_dir():
+        raise FormatError(referrer, field, f"{written} is a folder; give a file")
     if not target.is_file():
         raise FormatError(referrer, field, f"{written} does not exist")
     return target
