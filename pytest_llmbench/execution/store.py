@@ -60,7 +60,7 @@ class SqliteStore:
             except sqlite3.DatabaseError as exc:
                 if not _is_damage(exc):
                     raise
-                self._recover(exc)
+                self._recover(exc, self._inode)
                 return action(self._db())
 
     def close(self) -> None:
@@ -76,7 +76,7 @@ class SqliteStore:
             except sqlite3.DatabaseError as exc:
                 if not _is_damage(exc):
                     raise
-                self._recover(exc)
+                self._recover(exc, _inode(self.path))
                 self._conn = self._connect()
         return self._conn
 
@@ -97,17 +97,18 @@ class SqliteStore:
         except BaseException:
             db.close()
             raise
-        self._inode = self.path.stat().st_ino
+        self._inode = _inode(self.path)
         return db
 
-    def _recover(self, exc: BaseException) -> None:
-        """Set the damaged file aside, unless another process already replaced it."""
+    def _recover(self, exc: BaseException, damaged: int | None) -> None:
+        """Set the damaged file (inode `damaged`) aside, unless another process (an xdist
+        worker) already replaced it with a fresh one."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
-        current = self.path.stat().st_ino if self.path.exists() else None
-        if current is not None and current != self._inode and self._inode is not None:
-            return  # another worker set it aside first: use its fresh file
+        current = _inode(self.path)
+        if current is not None and current != damaged:
+            return  # set aside by another worker already: use its fresh file
         aside = set_aside(self.path)
         warnings.warn(
             StoreWarning(
@@ -115,6 +116,13 @@ class SqliteStore:
             ),
             stacklevel=3,
         )
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return None
 
 
 def _is_damage(exc: sqlite3.DatabaseError) -> bool:

@@ -67,7 +67,12 @@ SCENARIO_CASES: list[Bad] = [
     Bad(
         "weight-nan",
         scenario(criteria=step(weight=float("nan"))),
-        ("{id}.yaml: criteria.accuracy.0.weight", "greater than 0"),
+        ("{id}.yaml: criteria.accuracy.0.weight", "finite number"),
+    ),
+    Bad(
+        "weight-inf",
+        scenario(criteria=step(weight=float("inf"))),
+        ("{id}.yaml: criteria.accuracy.0.weight", "finite number"),
     ),
     Bad(
         "criterion-empty",

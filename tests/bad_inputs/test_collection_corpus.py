@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.cli.datasets import dataset_rows, render
 from pytest_llmbench.errors import FormatError
 from pytest_llmbench.formats.dataset import load_dataset
 from tests.bad_inputs.files import CANARY, CASES, PASSWD_LINE, dataset
@@ -65,6 +66,8 @@ def _load(tmp_path: Path, kind: str) -> tuple[dict[str, str], tuple[str, ...]]:
 def test_tolerated_dataset_files_are_read_as_documented(tmp_path: Path) -> None:
     files, latin1 = _load(tmp_path / "a", "file-latin1")
     assert files["old.txt"] == "café\n" and latin1 == ("old.txt",)
+    listed = render(dataset_rows(tmp_path / "a", use_cache=False))
+    assert "read as Latin-1 (not UTF-8): DX/old.txt" in listed
     files, _ = _load(tmp_path / "b", "link-inside")
     assert files["again.txt"] == files["notes.txt"] == "hello\n"
     files, _ = _load(tmp_path / "c", "link-folder-inside")
