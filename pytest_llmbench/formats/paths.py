@@ -19,10 +19,14 @@ from ..errors import FormatError
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
+def _is_absolute(text: str) -> bool:
+    return text.startswith(("/", "~")) or bool(_DRIVE.match(text))
+
+
 def safe_path(path: str) -> tuple[str | None, str | None]:
     """(normalised relative path, None) or (None, why it is rejected)."""
     text = path.strip().replace("\\", "/")
-    if text.startswith(("/", "~")) or _DRIVE.match(text):
+    if _is_absolute(text):
         return None, "absolute path"
     parts: list[str] = []
     for part in PurePosixPath(text).parts:
@@ -49,7 +53,7 @@ def resolve_inside(root: Path, base: Path, written: str) -> tuple[Path | None, s
     text = written.strip().replace("\\", "/")
     if not text:
         return None, "empty path"
-    if text.startswith(("/", "~")) or _DRIVE.match(text):
+    if _is_absolute(text):
         return None, "absolute path; give it relative to the file that names it"
     return inside(root, base / text)
 
