@@ -5,6 +5,7 @@ ledger (set aside with one warning line, the run goes on), a reply over the maxi
 from __future__ import annotations
 
 import sqlite3
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 
 from pytest_llmbench.execution.budget import LEDGER_FILE
 from pytest_llmbench.execution.cache import CACHE_FILE, RequestCache
+from pytest_llmbench.execution.store import SqliteStore, StoreWarning
 from pytest_llmbench.models.base import MAX_REPLY_CHARS, ModelReply
 from tests.conftest import EXPLAIN_SCENARIO, read_leaderboard, read_results, write_project
 from tests.llm_server import FakeLLMServer
@@ -135,3 +137,23 @@ def test_a_reply_with_no_choices_is_retried(
     result = read_results(pytester.path)[0]
     assert result["status"] == "scored"
     assert result["attempts"][0]["calls"][0]["retries"] == 1
+
+
+def test_a_file_another_worker_already_replaced_is_not_set_aside_again(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    _garbage(path)
+    damaged = path.stat().st_ino
+    schema = ["CREATE TABLE IF NOT EXISTS t (a TEXT)"]
+    first, second = (SqliteStore(path, schema, "SELECT a FROM t LIMIT 1") for _ in range(2))
+    with pytest.warns(StoreWarning, match="moved to store.sqlite3.corrupt-"):
+        first.run(lambda db: db.execute("INSERT INTO t VALUES ('kept')"))
+    # The second worker met the same damaged file before the first replaced it.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        second._recover(sqlite3.DatabaseError("file is not a database"), damaged)
+        rows = second.run(lambda db: db.execute("SELECT a FROM t").fetchall())
+    assert len(list(tmp_path.glob("store.sqlite3.corrupt-*"))) == 1
+    assert rows == []  # the first worker's row is not committed yet
+    first.run(lambda db: db.commit())
+    # Both now use the same fresh file: the second sees what the first wrote.
+    assert second.run(lambda db: db.execute("SELECT a FROM t").fetchall()) == [("kept",)]
