@@ -41,9 +41,9 @@ class FormatError(LLMBenchError):
     def __init__(self, path: Path | str, field: str, problem: str) -> None:
         self.path = str(path)
         self.field = field
-        self.problem = problem
+        self.problem = " ".join(problem.splitlines())  # one line, whatever a parser said
         where = f"{self.path}: {field}" if field else self.path
-        super().__init__(f"{where}: {problem}")
+        super().__init__(f"{where}: {self.problem}")
 
 
 class RunError(LLMBenchError):

@@ -16,7 +16,7 @@ from .execution.resume import RESUME_REASON, Resumed, finished_results
 from .models.base import Model
 from .models.registry import make_model
 from .reporting.collector import ReportCollector
-from .reporting.writer import JSON_REPORT, RESULTS
+from .reporting.writer import JSON_REPORT, RESULTS, folder_problem, report_dir_problem
 from .schema.results import PROPERTY_KEY, ItemResult
 from .settings import SETTINGS_KEY, Settings, add_options, resolve
 
@@ -45,6 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.json_report = True
         config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
     if not hasattr(config, "workerinput"):
+        _check_folders(settings)
         previous = _resumed(settings)
         config.stash[runner.RESUMED_KEY] = set(previous.results)
         collector = ReportCollector(
@@ -64,6 +65,16 @@ def _resumed(settings: Settings) -> Resumed:
         return finished_results(settings.report_dir / RESULTS)
     except FormatError as exc:
         raise pytest.UsageError(f"--llm-resume: {exc}") from None
+
+
+def _check_folders(settings: Settings) -> None:
+    """The report dir (and the cache dir, when used) before any call: one line if unusable."""
+    problem = report_dir_problem(settings.report_dir)
+    if problem is not None:
+        raise pytest.UsageError(f"--llm-report-dir: {problem}")
+    problem = folder_problem(settings.cache_dir) if settings.cache != "off" else None
+    if problem is not None:
+        raise pytest.UsageError(f"--llm-cache-dir: {problem}")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -12,6 +12,7 @@ pytest.UsageError line that names the option and the accepted form.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -51,6 +52,8 @@ def _float_between(
             value = float(str(text).strip())
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not math.isfinite(value):  # nan and inf compare false with every bound
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
         too_low = value <= low if open_low else value < low
         if too_low or (high is not None and value > high):
             bound = f"> {low}" if open_low else f">= {low}"
@@ -105,7 +108,7 @@ def _price(text: str) -> tuple[str, float, float]:
     parts = rates.split("/")
     try:
         per_in, per_out = (float(p) for p in parts) if sep and len(parts) == 2 else ("", "")
-        if not model or per_in < 0 or per_out < 0:  # type: ignore[operator]
+        if not model or not 0 <= per_in + per_out < math.inf or min(per_in, per_out) < 0:  # type: ignore[operator]
             raise ValueError
     except (ValueError, TypeError):
         raise argparse.ArgumentTypeError(

@@ -44,6 +44,7 @@ def dataset_rows(root: Path, use_cache: bool = True) -> list[dict[str, Any]]:
                     "public_name": f"{name}_{figures.complexity}_{figures.size}",
                     **figures.as_dict(),
                     "unanalysed": {f.path: f.error for f in figures.unanalysed},
+                    "latin1": list(dataset.latin1),  # not UTF-8: read as Latin-1
                 }
             )
     return rows
@@ -75,6 +76,7 @@ def render(rows: list[dict[str, Any]]) -> list[str]:
     for r in rows:
         for path, error in r["unanalysed"].items():
             lines.append(f"not analysed: {r['dataset']}/{path}: {error}")
+        lines += [f"read as Latin-1 (not UTF-8): {r['dataset']}/{path}" for path in r["latin1"]]
     return lines
 
 

@@ -3,16 +3,17 @@
 Prices come from litellm's price table (the reply's cost) unless the configuration sets
 a price for the model (`--llm-price MODEL=IN/OUT`, USD per million input/output tokens),
 which wins. Spending is kept in a small sqlite3 ledger in the report dir, keyed by the
-run's id, so every xdist worker of one run sees the same total.
+run's id, so every xdist worker of one run sees the same total; a damaged ledger file is
+set aside and a fresh one used (execution/store.py).
 """
 
 from __future__ import annotations
 
 import sqlite3
-import threading
 from pathlib import Path
 
 from ..models.base import ModelReply
+from .store import SqliteStore
 
 Prices = dict[str, tuple[float, float]]
 LEDGER_FILE = ".llmbench-spend.sqlite3"
@@ -30,21 +31,20 @@ def reply_cost(model: str, reply: ModelReply, prices: Prices) -> float | None:
 
 class Ledger:
     def __init__(self, folder: Path, run_id: str, budget_usd: float) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
         self.run_id = run_id
         self.budget_usd = budget_usd
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(folder / LEDGER_FILE, timeout=30.0, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS spend (run TEXT NOT NULL, usd REAL NOT NULL)")
-        self._db.commit()
+        self._store = SqliteStore(
+            folder / LEDGER_FILE,
+            ["CREATE TABLE IF NOT EXISTS spend (run TEXT NOT NULL, usd REAL NOT NULL)"],
+            "SELECT run, usd FROM spend LIMIT 1",
+        )
 
     def spent(self) -> float:
-        with self._lock:
-            row = self._db.execute(
+        row = self._store.run(
+            lambda db: db.execute(
                 "SELECT COALESCE(SUM(usd), 0) FROM spend WHERE run = ?", (self.run_id,)
             ).fetchone()
+        )
         return float(row[0])
 
     def exhausted(self) -> bool:
@@ -53,10 +53,12 @@ class Ledger:
     def add(self, usd: float) -> None:
         if usd <= 0:
             return
-        with self._lock:
-            self._db.execute("INSERT INTO spend (run, usd) VALUES (?, ?)", (self.run_id, usd))
-            self._db.commit()
+
+        def insert(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO spend (run, usd) VALUES (?, ?)", (self.run_id, usd))
+            db.commit()
+
+        self._store.run(insert)
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._store.close()

@@ -5,7 +5,8 @@ messages, tools offered, generation parameters, attempt index and sample index (
 samples stay independent). Headers and API keys are never part of a request here, so
 they are never stored. An image part's data URL enters the key as the sha256 of the URL
 (so of the image's bytes and type), digested once per distinct URL: the key stays small
-and only replies are stored. A row that cannot be read back is deleted and fetched again.
+and only replies are stored. A row that cannot be read back is deleted and fetched again;
+a damaged file is set aside and a fresh one used.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import threading
 from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..models.base import ModelReply, ModelRequest, ToolCall
+from .store import SqliteStore
 
 CACHE_FILE = "requests.sqlite3"
 # Bump when the stored reply's shape changes: old rows then simply miss.
@@ -86,53 +87,43 @@ def _decode(text: str) -> ModelReply:
 
 
 class RequestCache:
-    """Thread-safe: the background loop and the main thread may both touch it."""
+    """Thread-safe: the background loop and the main thread may both touch it. A damaged
+    file is set aside and replaced (execution/store.py)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.path = folder / CACHE_FILE
-        self._lock = threading.Lock()
-        self._conn: sqlite3.Connection | None = None
-
-    @property
-    def _db(self) -> sqlite3.Connection:
-        """Opened on first use, so a run of offline models leaves no cache folder behind."""
-        if self._conn is None:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA busy_timeout=30000")
-            # No fsync per commit (WAL stays consistent; a power cut may lose the last replies).
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)"
-            )
-            db.commit()
-            self._conn = db
-        return self._conn
+        # Opened on first use, so a run of offline models leaves no cache folder behind.
+        self._store = SqliteStore(
+            self.path,
+            ["CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, reply TEXT NOT NULL)"],
+            "SELECT key, reply FROM replies LIMIT 1",
+        )
 
     def get(self, key: str) -> ModelReply | None:
-        with self._lock:
-            row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
-            if row is None:
-                return None
-            try:
-                return _decode(row[0])
-            except (ValueError, TypeError, KeyError):
-                # A corrupt row: forget it; the caller fetches the reply again.
-                self._db.execute("DELETE FROM replies WHERE key = ?", (key,))
-                self._db.commit()
-                return None
+        return self._store.run(lambda db: self._get(db, key))
+
+    @staticmethod
+    def _get(db: sqlite3.Connection, key: str) -> ModelReply | None:
+        row = db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return _decode(row[0])
+        except (ValueError, TypeError, KeyError):
+            # A corrupt row: forget it; the caller fetches the reply again.
+            db.execute("DELETE FROM replies WHERE key = ?", (key,))
+            db.commit()
+            return None
 
     def put(self, key: str, reply: ModelReply) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (key, _encode(reply))
-            )
-            self._db.commit()
+        text = _encode(reply)
+
+        def insert(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO replies (key, reply) VALUES (?, ?)", (key, text))
+            db.commit()
+
+        self._store.run(insert)
 
     def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        self._store.close()

@@ -11,7 +11,7 @@ import contextvars
 from dataclasses import dataclass, field, replace
 
 from ..errors import BudgetExhausted, ModelError
-from ..models.base import Model, ModelReply, ModelRequest
+from ..models.base import Model, ModelReply, ModelRequest, bounded
 from ..schema.vocabulary import CacheMode
 from .budget import Ledger, Prices, reply_cost
 from .cache import RequestCache, request_key
@@ -136,8 +136,10 @@ class ManagedModel:
             nonlocal retries
             retries += 1
 
-        reply = await with_retries(
-            once, services.retry, on_rate_limit=limiter.rate_limited, on_retry=count_retry
+        reply = bounded(
+            await with_retries(
+                once, services.retry, on_rate_limit=limiter.rate_limited, on_retry=count_retry
+            )
         )
         cost = reply_cost(self.name, reply, services.prices)
         reply = replace(reply, cost_usd=cost, extra={**reply.extra, "retries": retries})

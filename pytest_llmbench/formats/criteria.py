@@ -79,7 +79,7 @@ class Step(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     criterion: str = Field(min_length=1)
-    weight: float = Field(default=1.0, gt=0)
+    weight: float = Field(default=1.0, gt=0, allow_inf_nan=False)
     check: Check | None = None
 
     @model_validator(mode="before")

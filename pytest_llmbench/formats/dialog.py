@@ -37,8 +37,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import FormatError
 from .codeblocks import extract_code_blocks
-from .paths import safe_path
-from .validation import read_yaml
+from .paths import named_file, safe_path
+from .validation import read_text, read_yaml
 
 # The tools a model gets in a dialog, with their required arguments (tasks/tools.py).
 TOOL_ARGUMENTS: dict[str, tuple[str, ...]] = {
@@ -73,17 +73,15 @@ class ScriptCall:
 Script = tuple[tuple[ScriptCall, ...], ...]  # per turn, the calls in order
 
 
-def _block_text(script: Path, written: str, wanted: str, where: str) -> str:
-    source = script.parent / written
-    if not source.is_file():
-        raise FormatError(script, f"{where}.from", f"{written} does not exist")
-    for block in reversed(extract_code_blocks(source.read_text(encoding="utf-8"))):
+def _block_text(script: Path, written: str, wanted: str, where: str, root: Path) -> str:
+    source = named_file(script, f"{where}.from", written, root)
+    for block in reversed(extract_code_blocks(read_text(source))):
         if block.path == wanted:
             return block.code if block.code.endswith("\n") else block.code + "\n"
     raise FormatError(script, f"{where}.from", f"{source.name} has no block headed {wanted}")
 
 
-def _call(script: Path, where: str, raw: Any) -> ScriptCall:
+def _call(script: Path, where: str, raw: Any, root: Path) -> ScriptCall:
     if not isinstance(raw, dict) or not isinstance(raw.get("tool"), str):
         raise FormatError(script, where, "each call is a mapping with a `tool` field")
     tool = raw["tool"]
@@ -98,7 +96,7 @@ def _call(script: Path, where: str, raw: Any) -> ScriptCall:
                 script, f"{where}.from", "only write_file takes from, instead of content"
             )
         block = str(raw.get("block") or raw.get("path") or "")
-        arguments["content"] = _block_text(script, str(raw["from"]), block, where)
+        arguments["content"] = _block_text(script, str(raw["from"]), block, where, root)
     for name in TOOL_ARGUMENTS[tool]:
         if not isinstance(arguments.get(name), str):
             raise FormatError(script, f"{where}.{name}", f"{tool} needs {name} (a string)")
@@ -111,8 +109,9 @@ def _call(script: Path, where: str, raw: Any) -> ScriptCall:
     return ScriptCall(tool, arguments)
 
 
-def load_script(script: Path, turns: int) -> Script:
-    """A reference script with one list of calls per turn, each turn ending in finish_step."""
+def load_script(script: Path, turns: int, root: Path) -> Script:
+    """A reference script with one list of calls per turn, each turn ending in finish_step;
+    the files its `from:` fields name stay inside `root` (the scenarios folder)."""
     raw = read_yaml(script)
     listed = raw.get("turns") if isinstance(raw, dict) else None
     if not isinstance(listed, list):
@@ -123,7 +122,7 @@ def load_script(script: Path, turns: int) -> Script:
     for t, calls in enumerate(listed):
         if not isinstance(calls, list) or not calls:
             raise FormatError(script, f"turns.{t}", "a non-empty list of tool calls")
-        parsed = tuple(_call(script, f"turns.{t}.{i}", c) for i, c in enumerate(calls))
+        parsed = tuple(_call(script, f"turns.{t}.{i}", c, root) for i, c in enumerate(calls))
         if parsed[-1].tool != "finish_step":
             raise FormatError(script, f"turns.{t}", "must end with a finish_step call")
         result.append(parsed)

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..errors import FormatError
+from .paths import resolve_inside, scenarios_root
 
 # Providers accept larger images (OpenAI 20 MB, Anthropic 5 MB); 5 MB fits all of them.
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
@@ -68,18 +69,25 @@ def media_type(data: bytes) -> str | None:
     return next((kind for magic, kind in _MAGIC if data.startswith(magic)), None)
 
 
-def _locate(scenario: Path, written: str) -> Path | None:
+def _locate(scenario: Path, field_name: str, written: str) -> Path | None:
+    """The image file, which must resolve inside scenarios/ (formats/paths.py)."""
     folder = scenario.parent
-    candidates = [folder / written]
+    bases = [folder]
     if "/" not in written and "\\" not in written:
-        candidates.insert(0, folder / f"{scenario.stem}{IMAGES_FOLDER_SUFFIX}" / written)
-    return next((c for c in candidates if c.is_file()), None)
+        bases.insert(0, folder / f"{scenario.stem}{IMAGES_FOLDER_SUFFIX}")
+    for base in bases:
+        target, why = resolve_inside(scenarios_root(scenario), base, written)
+        if target is None:
+            raise FormatError(scenario, field_name, f"{written!r} is refused: {why}")
+        if target.is_file():
+            return target
+    return None
 
 
 def load_image(scenario: Path, index: int, spec: ImageSpec) -> ScenarioImage:
     """Read and check one image; a problem is a FormatError naming `images.<index>.file`."""
     field_name = f"images.{index}.file"
-    path = _locate(scenario, spec.file)
+    path = _locate(scenario, field_name, spec.file)
     if path is None:
         where = scenario.parent.as_posix()
         if "/" not in spec.file:

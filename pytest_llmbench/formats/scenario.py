@@ -22,8 +22,9 @@ from .criteria import Criteria, CriterionStep, numbered
 from .dataset import Dataset, DatasetIndex
 from .dialog import DialogLimits, Script, load_script, script_files
 from .images import ImageSpec, ScenarioImage, load_images
+from .paths import inside, named_file, scenarios_root
 from .render import compile_template, fenced_files, render
-from .validation import load_model
+from .validation import load_model, read_text
 
 NO_DATASET = "none"  # the references key of a scenario that runs on no dataset
 _ID = r"^[A-Za-z][A-Za-z0-9_]*$"
@@ -187,15 +188,15 @@ def _category_system(scenarios_dir: Path, category: str) -> str:
     """The category's `system.md` next to its scenarios, else the built-in default."""
     path = scenarios_dir / "system.md"
     if path.is_file():
-        return path.read_text(encoding="utf-8").strip()
+        _, why = inside(scenarios_dir.parent, path)
+        if why is not None:
+            raise FormatError(path, "", f"is refused: {why}")
+        return read_text(path).strip()
     return CATEGORIES[category].default_system
 
 
 def _read_ref(path: Path, field_name: str, ref: FileRef) -> str:
-    target = (path.parent / ref.file).resolve()
-    if not target.is_file():
-        raise FormatError(path, f"{field_name}.file", f"{ref.file} does not exist")
-    return target.read_text(encoding="utf-8")
+    return read_text(named_file(path, f"{field_name}.file", ref.file, scenarios_root(path)))
 
 
 def _dataset_criteria(path: Path, spec: ScenarioSpec, name: str) -> Criteria:
@@ -204,9 +205,7 @@ def _dataset_criteria(path: Path, spec: ScenarioSpec, name: str) -> Criteria:
         return value
     field_name = f"dataset_criteria.{name}"
     # The file holds `accuracy:` and `completeness:` lists; its own errors name it.
-    target = (path.parent / value.file).resolve()
-    if not target.is_file():
-        raise FormatError(path, f"{field_name}.file", f"{value.file} does not exist")
+    target = named_file(path, f"{field_name}.file", value.file, scenarios_root(path))
     return load_model(target, Criteria, "accuracy and completeness lists of steps")
 
 
@@ -290,10 +289,9 @@ def _load_dialog(path: Path, spec: ScenarioSpec, resolved: tuple[Dataset, ...]) 
     references = {}
     for key, ref in spec.references.items():
         assert isinstance(ref, ScriptRef)  # _shape_errors made sure
-        target = (path.parent / ref.script).resolve()
-        if not target.is_file():
-            raise FormatError(path, f"references.{key}.script", f"{ref.script} does not exist")
-        scripts[key] = load_script(target, len(spec.turns))
+        root = scenarios_root(path)
+        target = named_file(path, f"references.{key}.script", ref.script, root)
+        scripts[key] = load_script(target, len(spec.turns), root)
         # The reference answer of the code metrics: the files the script leaves written.
         references[key] = fenced_files(script_files(scripts[key]))
     flat = {

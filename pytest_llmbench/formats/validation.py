@@ -16,16 +16,32 @@ M = TypeVar("M", bound=BaseModel)
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def read_yaml(path: Path) -> object:
+def read_text(path: Path) -> str:
+    """A UTF-8 text file; a FormatError naming it when it is not UTF-8 or cannot be read."""
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise FormatError(
+            path,
+            "",
+            f"is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
+            "save it as UTF-8",
+        ) from None
+    except OSError as exc:
+        raise FormatError(path, "", f"cannot be read ({exc.strerror or exc})") from None
+
+
+def read_yaml(path: Path) -> object:
+    text = read_text(path)
+    try:
+        return yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "YAML"
         problem = getattr(exc, "problem", None) or exc
         raise FormatError(path, where, f"not valid YAML ({problem})") from None
-    except OSError as exc:
-        raise FormatError(path, "", f"cannot be read ({exc.strerror})") from None
+    except RecursionError:  # thousands of nested [ or {
+        raise FormatError(path, "", "not valid YAML (nested too deeply)") from None
 
 
 def load_model(path: Path, model: type[M], expected: str) -> M:

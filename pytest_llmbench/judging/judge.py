@@ -67,6 +67,7 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         thoughts=reply.thoughts,
         cached=bool(reply.extra.get("cached", False)),
         retries=int(reply.extra.get("retries", 0)),
+        truncated_chars=reply.truncated_chars,
     )
 
 

@@ -8,7 +8,7 @@ part needs no change here. A dialog offers tools (OpenAI function schemas) in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..schema.vocabulary import Role
@@ -67,7 +67,32 @@ class ModelReply:
     # Reasoning the model published apart from its answer (recorded, never scored).
     thoughts: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    # Characters cut off because the reply was over MAX_REPLY_CHARS (see bounded()).
+    truncated_chars: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+# The most characters kept of a reply's text (and of each tool call's arguments): about
+# 250k tokens, more than any model writes in one reply; a reply past it is cut, never dropped.
+MAX_REPLY_CHARS = 1_000_000
+
+
+def bounded(reply: ModelReply) -> ModelReply:
+    """`reply` cut to MAX_REPLY_CHARS per text, with the characters cut in truncated_chars."""
+    cut = max(0, len(reply.text) - MAX_REPLY_CHARS)
+    calls = []
+    for call in reply.tool_calls:
+        over = max(0, len(call.arguments) - MAX_REPLY_CHARS)
+        cut += over
+        calls.append(replace(call, arguments=call.arguments[:MAX_REPLY_CHARS]) if over else call)
+    if not cut:
+        return reply
+    return replace(
+        reply,
+        text=reply.text[:MAX_REPLY_CHARS],
+        tool_calls=tuple(calls),
+        truncated_chars=reply.truncated_chars + cut,
+    )
 
 
 class Model(Protocol):

@@ -151,10 +151,15 @@ class LiteLLMModel:
         except Exception as exc:  # litellm maps provider errors onto many exception types
             raise model_error(self.name, request.role, exc) from exc
         latency = time.perf_counter() - start
+        if not getattr(response, "choices", None):
+            # A 200 with `choices: []`: a provider hiccup, retried like a 5xx.
+            raise ModelError(
+                f"{self.name} ({request.role}): reply has no choices (empty reply)", retryable=True
+            )
         try:
             choice = response.choices[0]
             text = choice.message.content or ""
-        except (AttributeError, IndexError) as exc:
+        except AttributeError as exc:
             raise ModelError(f"{self.name} ({request.role}): reply has no message ({exc})") from exc
         usage = getattr(response, "usage", None)
         # litellm prices every reply as it logs it; None when the model has no known price.

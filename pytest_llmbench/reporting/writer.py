@@ -12,8 +12,10 @@ The plugin's report hook and `llmbench merge` both write through `publish`.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
+import tempfile
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -58,6 +60,42 @@ def envelope(
         settings=settings,
         leaderboard=board,
     )
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why `path` cannot be a folder to write files in, tried for real (None when it can).
+
+    A folder this check had to make is removed again, so nothing is left behind.
+    """
+    if path.exists() and not path.is_dir():
+        return f"{path} is a file, not a folder"
+    existing = path
+    while not os.path.lexists(existing) and existing != existing.parent:
+        existing = existing.parent
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        return f"{path} cannot be made or written to ({exc.strerror or exc})"
+    finally:
+        for made in (path, *path.parents):
+            if made == existing or not made.is_relative_to(existing):
+                break
+            try:
+                made.rmdir()
+            except OSError:
+                break
+    return None
+
+
+def report_dir_problem(folder: Path) -> str | None:
+    """Why the report dir cannot take this run's files (None when it can)."""
+    names = (RESULTS, LEADERBOARD_JSON, LEADERBOARD_MD, REPORT_HTML, JSON_REPORT)
+    taken = next((name for name in names if (folder / name).is_dir()), None)
+    if taken is not None:
+        return f"{folder / taken} is a folder; the report needs that name for a file"
+    return folder_problem(folder)
 
 
 class ResultsFile:

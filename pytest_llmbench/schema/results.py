@@ -51,6 +51,10 @@ class CallRecord(Schema):
     )
     cached: bool = Field(default=False, description="the reply came from the request cache")
     retries: int = Field(default=0, description="failed tries before this reply (429, 5xx, ...)")
+    truncated_chars: int = Field(
+        default=0,
+        description="characters cut off a reply over the maximum reply size (models/base.py)",
+    )
     tool_calls: list[dict[str, str]] = Field(
         default_factory=list,
         description="dialogs: the function calls of the reply, {id, name, arguments} as written",

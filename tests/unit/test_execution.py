@@ -342,7 +342,7 @@ def test_managed_model_caches_refetches_corrupt_rows_and_stops_at_the_budget(
     first, second = asyncio.run(twice())
     assert inner.calls == 1  # the identical request in flight waited for the first
     assert first.extra == {"retries": 0} and second.extra == {"cached": True}
-    cache._db.execute("UPDATE replies SET reply = '[]'")
+    cache._store.run(lambda db: db.execute("UPDATE replies SET reply = '[]'"))
     assert asyncio.run(model.complete(REQUEST)).extra == {"retries": 0}
     assert inner.calls == 2
     assert asyncio.run(model.complete(REQUEST)).extra == {"cached": True}
