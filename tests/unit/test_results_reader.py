@@ -109,7 +109,9 @@ def test_the_committed_v2_fixture_reads_without_loss() -> None:
     assert read.skipped == [] and len(read.items) == 4
     lines = FIXTURE.read_text(encoding="utf-8").splitlines()
     for item, line in zip(read.items, lines, strict=True):
-        assert item.model_dump(mode="json") == json.loads(line)
+        # Every field the file holds comes back as it was; fields added to the schema
+        # since the fixture was written (with their defaults) are not in the file.
+        assert item.model_dump(mode="json", exclude_unset=True) == json.loads(line)
 
 
 def _invalid(**changes: Any) -> str:
