@@ -45,8 +45,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.json_report = True
         config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
     if not hasattr(config, "workerinput"):
-        _check_folders(settings)
         previous = _resumed(settings)
+        _check_folders(settings)
         config.stash[runner.RESUMED_KEY] = set(previous.results)
         collector = ReportCollector(
             config, settings, owns_json_report, previous.results, previous.warnings
