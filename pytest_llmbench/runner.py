@@ -3,13 +3,14 @@ finishes, hand each item's fixture its own result, and close everything at the e
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from .collection import CASE_KEY
 from .execution.engine import Engine, Job
-from .execution.partition import PARTITION_INPUT, RESUMED_INPUT, is_mine
+from .execution.partition import PARTITION_INPUT, RESUMED_INPUT, SLOTS_INPUT, is_mine
 from .schema.results import ItemResult
 from .settings import settings_of
 
@@ -30,6 +31,7 @@ def engine_of(config: pytest.Config) -> Engine:
             lambda name: config.hook.pytest_llmbench_make_model(name=name, settings=settings),
             workers=int(winput.get("workercount", 1)),
             run_id=winput.get("testrunuid"),
+            shared_slots=Path(winput[SLOTS_INPUT]) if SLOTS_INPUT in winput else None,
         )
     return config.stash[_ENGINE_KEY]
 

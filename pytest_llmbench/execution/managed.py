@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from ..errors import BudgetExhausted, ModelError
 from ..models.base import Model, ModelReply, ModelRequest
 from ..schema.vocabulary import CacheMode
 from .budget import Ledger, Prices, reply_cost
 from .cache import RequestCache, request_key
-from .limiter import AdaptiveLimiter
+from .limiter import AdaptiveLimiter, SharedSlots
 from .retry import RetryPolicy, with_retries
 
 
@@ -42,6 +43,8 @@ class Services:
     ledger: Ledger | None = None
     prices: Prices = field(default_factory=dict)
     limiters: dict[str, AdaptiveLimiter] = field(default_factory=dict)
+    # xdist: the folder of the slots all workers share, so `concurrency` is per model overall.
+    shared_slots: Path | None = None
     # Cache key -> the call answering it right now: an identical request waits for it.
     in_flight: dict[str, asyncio.Future[ModelReply]] = field(default_factory=dict)
     # Keys answered by this process: with --llm-cache=refresh an identical request later
@@ -50,8 +53,20 @@ class Services:
 
     def limiter(self, model: str) -> AdaptiveLimiter:
         if model not in self.limiters:
-            self.limiters[model] = AdaptiveLimiter(self.concurrency)
+            shared = self.shared_slots
+            self.limiters[model] = AdaptiveLimiter(
+                self.concurrency,
+                shared=SharedSlots.for_model(shared, model, self.concurrency) if shared else None,
+            )
         return self.limiters[model]
+
+    def close(self) -> None:
+        for limiter in self.limiters.values():
+            if limiter.shared is not None:
+                limiter.shared.close()
+        for resource in (self.cache, self.ledger):
+            if resource is not None:
+                resource.close()
 
     def check_budget(self) -> None:
         if self.ledger is not None and self.ledger.exhausted():
