@@ -235,7 +235,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "min_score",
-        _float_between(0.0, 1.0),
+        _float_between(0.25, 1.0),
         None,
         "fail items whose quality (Acc + Compl)/8, 0.25-1, is below this; quality does not "
         "depend on the other models, unlike the weighted score. Default: no gate",

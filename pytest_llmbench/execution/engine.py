@@ -73,6 +73,18 @@ class Engine:
             self._models[name] = ManagedModel(self._make_model(name), self.services)
         return self._models[name]
 
+    def check_credentials(self, names: Iterable[str]) -> None:
+        """Before the first call: a ConfigError when a real model's API key is not set
+        (models that can tell have `check_credentials`, e.g. LiteLLMModel)."""
+        for name in dict.fromkeys(names):
+            try:
+                inner = getattr(self.model(name), "inner", None)
+            except Exception:
+                continue  # made again by the item, where the failure is that item's error
+            check = getattr(inner, "check_credentials", None)
+            if check is not None:
+                check()
+
     def start(self, jobs: Iterable[Job], *, eager: bool = True) -> None:
         """Start the pipelines of these items (in this order) on the background loop."""
         for job in jobs:
