@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from .airun.replay import REPLAY, is_replay, published_model
+from .folders import DEFAULT_CACHE_DIR
 from .judging.formulas import FORMULAS
 from .models.registry import OFFLINE_PREFIX, builtin_names, is_builtin, is_offline
 from .schema.vocabulary import CACHE_MODES, CacheMode
@@ -269,8 +270,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "cache_dir",
         _text,
-        ".llmbench_cache",
-        "folder of the request cache. Default: .llmbench_cache",
+        DEFAULT_CACHE_DIR,
+        "folder of the request and complexity caches. Default: .llmbench_cache",
     ),
     OptionSpec(
         "resume",
@@ -410,6 +411,16 @@ def _value(config: pytest.Config, spec: OptionSpec) -> Any:
         raise pytest.UsageError(f"{source}: {exc}") from None
 
 
+def _folder(config: pytest.Config, name: str, value: str) -> Path:
+    """A folder option's path: an ini value is relative to the rootdir (as pytest's ini
+    paths are), a command-line or environment value to the invocation dir."""
+    spec = next(s for s in OPTIONS if s.name == name)
+    found = _raw_value(config, spec)
+    from_ini = found is not None and found[1].startswith("ini ")
+    base = config.rootpath if from_ini else Path(config.invocation_params.dir)
+    return base / value  # an absolute value stays as it is
+
+
 def resolve(config: pytest.Config) -> Settings:
     values = {spec.name: _value(config, spec) for spec in OPTIONS}
     for judge in values["judge"] + [values["grader"]] * (values["grader"] is not None):
@@ -422,15 +433,16 @@ def resolve(config: pytest.Config) -> Settings:
         raise pytest.UsageError(
             "--llm-grader: needs at least one --llm-judge to grade the reports of"
         )
-    here = Path(config.invocation_params.dir)
-    replay_dir = here / values["replay_dir"] if values["replay_dir"] else None
+    replay_dir = (
+        _folder(config, "replay_dir", values["replay_dir"]) if values["replay_dir"] else None
+    )
     for model in values["model"]:
         if is_replay(model):
             try:
                 published_model(model, replay_dir)
             except ValueError as exc:
                 raise pytest.UsageError(f"--llm-model: {exc}") from None
-    report_dir = here / values["report_dir"]  # an absolute path stays as it is
+    report_dir = _folder(config, "report_dir", values["report_dir"])
     return Settings(
         models=tuple(values["model"]),
         judges=tuple(values["judge"]),
@@ -448,7 +460,7 @@ def resolve(config: pytest.Config) -> Settings:
         max_retries=values["max_retries"],
         retry_backoff=values["retry_backoff"],
         cache=values["cache"],
-        cache_dir=here / values["cache_dir"],
+        cache_dir=_folder(config, "cache_dir", values["cache_dir"]),
         resume=values["resume"],
         budget_usd=values["budget_usd"],
         prices={model: (per_in, per_out) for model, per_in, per_out in values["price"]},

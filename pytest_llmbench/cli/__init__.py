@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 
+from .. import __version__
 from ..errors import LLMBenchError
 
 # Module names under pytest_llmbench.cli, one per subcommand group.
@@ -26,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="llmbench", description="pytest-llmbench tools for datasets and reports."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for name in COMMANDS:
         importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
@@ -37,10 +40,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler: Handler = args.handler
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the try
+        return code
     except LLMBenchError as exc:
         print(f"llmbench: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # `llmbench ... | head`: the reader left. Quietly, as other command-line tools do;
+        # stdout goes to devnull so the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, the shell's code for it
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..errors import ConfigError
 from ..judging.formulas import FORMULAS
 from ..reporting import markdown
 from ..reporting.runs import common_attempts, common_formula, load_run, merge_items
@@ -40,6 +41,11 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    output: Path = args.output
+    if any(output.resolve() == folder.resolve() for folder in args.dirs):
+        raise ConfigError(
+            f"merge: -o {output} is one of the report dirs merged; choose a new folder"
+        )
     runs = [load_run(folder) for folder in args.dirs]
     items = merge_items(runs)
     attempts = common_attempts(runs)
@@ -49,7 +55,6 @@ def run(args: argparse.Namespace) -> int:
         "attempts": attempts,
         "score_formula": formula,
     }
-    output: Path = args.output
     write_results(output, items)
     document = publish(output, items, attempts, formula, settings, Path.cwd())
     total = sum(len(r.items) for r in runs)

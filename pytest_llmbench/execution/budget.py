@@ -12,6 +12,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from ..folders import own_folder
 from ..models.base import ModelReply
 
 Prices = dict[str, tuple[float, float]]
@@ -30,7 +31,7 @@ def reply_cost(model: str, reply: ModelReply, prices: Prices) -> float | None:
 
 class Ledger:
     def __init__(self, folder: Path, run_id: str, budget_usd: float) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
+        own_folder(folder)
         self.run_id = run_id
         self.budget_usd = budget_usd
         self._lock = threading.Lock()

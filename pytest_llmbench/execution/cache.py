@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..folders import own_folder
 from ..models.base import ModelReply, ModelRequest, ToolCall
 
 CACHE_FILE = "requests.sqlite3"
@@ -98,7 +99,7 @@ class RequestCache:
     def _db(self) -> sqlite3.Connection:
         """Opened on first use, so a run of offline models leaves no cache folder behind."""
         if self._conn is None:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            own_folder(self.folder)
             db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA busy_timeout=30000")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import __version__
+from ..folders import own_folder
 from ..schema.results import SCHEMA_VERSION
 from . import html, leaderboard, markdown
 from .workspaces import save_workspaces
@@ -69,7 +70,7 @@ class ResultsFile:
 
     def append(self, result: dict[str, Any]) -> None:
         if self._handle is None:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            own_folder(self.folder)
             self._handle = self.path.open("w", encoding="utf-8")
         self._handle.write(json.dumps(result, ensure_ascii=False) + "\n")
         self._handle.flush()
@@ -108,7 +109,7 @@ def publish(
     if on_board is not None:
         on_board(board)
     document = envelope(board, settings, rootdir)
-    folder.mkdir(parents=True, exist_ok=True)
+    own_folder(folder)
     (folder / LEADERBOARD_JSON).write_text(
         json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )

@@ -65,7 +65,7 @@ def test_min_score_fails_items_below_the_gate(pytester: pytest.Pytester, project
     pytester.makeini("[pytest]\nllm_min_score = 0.7\n")
     pytester.runpytest(OFFLINE).assert_outcomes(passed=3, failed=1)
     bad = pytester.runpytest(OFFLINE, "--llm-min-score=3")
-    bad.stderr.fnmatch_lines(["*--llm-min-score: expected a number >= 0.0 and <= 1.0, got 3.0"])
+    bad.stderr.fnmatch_lines(["*--llm-min-score: expected a number >= 0.25 and <= 1.0, got 3.0"])
 
 
 def test_junit_xml_carries_the_plugin_items(pytester: pytest.Pytester, project: Path) -> None:
