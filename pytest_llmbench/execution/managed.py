@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import BudgetExhausted, ModelError
-from ..models.base import Model, ModelReply, ModelRequest
+from ..models.base import QUEUE_CLOCK, Model, ModelReply, ModelRequest
 from ..schema.vocabulary import CacheMode
 from .budget import Ledger, Prices, reply_cost
 from .cache import RequestCache, request_key
@@ -83,6 +86,26 @@ def budget_stopped() -> None:
         state.budget_stopped = True
 
 
+@asynccontextmanager
+async def _timed(limiter: AdaptiveLimiter) -> AsyncIterator[None]:
+    """The limiter's slot; the wait for it goes on the task's QueueClock (if it has one)."""
+    clock = QUEUE_CLOCK.get()
+    if clock is None:
+        async with limiter.slot():
+            yield
+        return
+    start = clock.waiting_since = time.monotonic()
+    try:
+        async with limiter.slot():
+            clock.waiting_since = None
+            clock.queued_s += time.monotonic() - start
+            yield
+    finally:
+        if clock.waiting_since == start:  # cancelled or failed while still waiting
+            clock.waiting_since = None
+            clock.queued_s += time.monotonic() - start
+
+
 class ManagedModel:
     def __init__(self, inner: Model, services: Services) -> None:
         self.inner = inner
@@ -141,7 +164,7 @@ class ManagedModel:
         retries = 0
 
         async def once() -> ModelReply:
-            async with limiter.slot():
+            async with _timed(limiter):
                 services.check_budget()  # checked as the call starts, after any wait
                 reply = await self.inner.complete(request)
             limiter.succeeded()

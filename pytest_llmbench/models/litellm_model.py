@@ -151,7 +151,9 @@ class LiteLLMModel:
 
     def check_credentials(self) -> None:
         """A ConfigError naming the model and the variable when its key is not set. A local
-        server (api_base) needs none."""
+        server (api_base) needs none. Called before the first call, on the main thread:
+        litellm's import (seconds) then blocks no call on the loop."""
+        litellm_module()
         if self.api_base:
             return
         missing = missing_credentials(self.name)

@@ -38,6 +38,7 @@ class ReportCollector:
         self.results_file: ResultsFile | None = results
         self.document: dict[str, Any] | None = None
         # --llm-resume: results finished by an earlier run count, and stay in results.jsonl.
+        self.resumed = set(resumed or {})  # their calls were made by an earlier run
         for nodeid, result in (resumed or {}).items():
             self.items[nodeid] = result
             results.append(result)
@@ -96,5 +97,7 @@ class ReportCollector:
             terminalreporter.write_line(line)
         terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
         terminalreporter.section("llmbench usage")
-        for line in usage_lines(list(self.items.values())):
+        this_run = [r for n, r in self.items.items() if n not in self.resumed]
+        earlier = [r for n, r in self.items.items() if n in self.resumed]
+        for line in usage_lines(this_run, earlier):
             terminalreporter.write_line(line)

@@ -231,6 +231,10 @@ def test_resume_reruns_errored_items(
     result = pytester.runpytest(*args, "--llm-resume", *xdist)
     result.assert_outcomes(passed=1, skipped=2)
     result.stdout.fnmatch_lines(["*2 skipped*"])
+    # The usage table counts this run's calls (one item: 4); the earlier 8 are apart.
+    result.stdout.fnmatch_lines(
+        [f"{MODEL} * 4 * 0 * 0 *", "earlier runs (--llm-resume): 8 calls*not counted above"]
+    )
     # Only the errored item was asked again.
     assert [p.splitlines()[0] for p in _candidate_prompts(llm_server)[before:]] == [
         "Explain this code (variant 0)."
