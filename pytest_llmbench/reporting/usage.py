@@ -46,8 +46,8 @@ def usage_lines(
     note = []
     if before:
         calls = sum(u.calls for u in before.values())
-        cost = sum(u.cost_usd for u in before.values())
-        note = [f"earlier runs (--llm-resume): {calls} calls, {cost:.4f} USD, not counted above"]
+        spent = sum(u.cost_usd for u in before.values())
+        note = [f"earlier runs (--llm-resume): {calls} calls, {spent:.4f} USD, not counted above"]
     if not table:
         return ["no model calls in this run", *note]
     lines = [
