@@ -17,7 +17,14 @@ from typing import Any
 from ..errors import ConfigError
 from ..judging.formulas import FORMULAS
 from ..reporting import markdown
-from ..reporting.runs import common_attempts, common_formula, load_run, merge_items
+from ..reporting.runs import (
+    common_attempts,
+    common_formula,
+    load_run,
+    mark_checker_sets,
+    merge_items,
+    merged_checkers,
+)
 from ..reporting.writer import publish, write_results
 
 
@@ -56,7 +63,16 @@ def run(args: argparse.Namespace) -> int:
         "score_formula": formula,
     }
     write_results(output, items)
-    document = publish(output, items, attempts, formula, settings, Path.cwd())
+    document = publish(
+        output,
+        items,
+        attempts,
+        formula,
+        settings,
+        Path.cwd(),
+        lambda board: mark_checker_sets(board, runs, items),
+        checkers=merged_checkers(runs) or {},
+    )
     total = sum(len(r.items) for r in runs)
     print(
         f"merged {len(items)} items from {len(runs)} report dirs ({total - len(items)} duplicates dropped) into {output}"

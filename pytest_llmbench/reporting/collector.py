@@ -96,6 +96,13 @@ class ReportCollector:
         for line in markdown.model_table(self.document["leaderboard"]):
             terminalreporter.write_line(line)
         terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
+        missing = [k for k, ok in self.document.get("checkers", {}).items() if not ok]
+        if missing:
+            terminalreporter.write_line(
+                f"llmbench: syntax checker(s) missing: {', '.join(missing)}; code they check "
+                "is not checked, so scores differ from a run with them",
+                yellow=True,
+            )
         terminalreporter.section("llmbench usage")
         this_run = [r for n, r in self.items.items() if n not in self.resumed]
         earlier = [r for n, r in self.items.items() if n in self.resumed]

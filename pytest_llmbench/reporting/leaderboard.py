@@ -221,6 +221,26 @@ def identity(item: Item) -> tuple[str, str, str, str, str]:
     return tuple(str(item.get(f) or "") for f in fields)  # type: ignore[return-value]
 
 
+def _task(item: Item) -> tuple[str, str]:
+    return (str(item.get("scenario")), str(item.get("dataset")))
+
+
+def mark(row: dict[str, Any], text: str) -> None:
+    """A reason the row does not compare like for like with the others."""
+    row.setdefault("marks", []).append(text)
+    row["notes"].append(text)
+
+
+def mark_item_sets(rows: list[dict[str, Any]], tasks: dict[str, set[tuple[str, str]]]) -> None:
+    """Mark the models not scored on every scenario x dataset that some model was."""
+    every = set().union(*tasks.values()) if tasks else set()
+    for row in rows:
+        row.setdefault("marks", [])
+        mine = tasks[row["model"]]
+        if mine != every:
+            mark(row, f"different items: {len(mine & every)} of the {len(every)} in this board")
+
+
 def build(items: Sequence[Item], attempts: int, formula: str | None = None) -> dict[str, Any]:
     """Rows per model (sorted by score) and per model x category.
 
@@ -240,6 +260,7 @@ def build(items: Sequence[Item], attempts: int, formula: str | None = None) -> d
         )
 
     model_rows = [{"model": name, **row(group)} for name, group in by_model.items()]
+    mark_item_sets(model_rows, {m: {_task(items[i]) for i in g} for m, g in by_model.items()})
     model_rows.sort(key=lambda r: (r["score"] is None, -(r["score"] or 0.0), r["model"]))
     category_rows = [
         {"model": name, "category": category, **row(group)}

@@ -64,7 +64,7 @@ def model_table(board: dict[str, Any]) -> list[str]:
     rows = [
         [
             str(i),
-            r["model"],
+            r["model"] + (f" [{'; '.join(r['marks'])}]" if r.get("marks") else ""),
             *_cells(r),
             str(r["judge_tokens"]),
             _cost(r["candidate_cost_usd"]),

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError
-from .leaderboard import identity
+from .leaderboard import identity, mark
 from .writer import LEADERBOARD_JSON, RESULTS
 
 DEFAULT_ATTEMPTS = 3
@@ -29,6 +29,7 @@ class Run:
     formula: str | None = None  # the --llm-score-formula the run used (None: defaults)
     created_utc: str = ""
     notes: list[str] = field(default_factory=list)
+    checkers: dict[str, bool] | None = None  # the syntax checkers it had (None: not recorded)
 
 
 def load_run(folder: Path) -> Run:
@@ -59,6 +60,7 @@ def load_run(folder: Path) -> Run:
             run.attempts = int(envelope["leaderboard"]["attempts"])
             run.formula = envelope.get("settings", {}).get("score_formula")
             run.created_utc = str(envelope.get("created_utc") or mtime)
+            run.checkers = envelope.get("checkers")
         except (json.JSONDecodeError, KeyError, TypeError, ValueError):
             raise FormatError(
                 envelope_path, "leaderboard.attempts", "not a leaderboard.json of pytest-llmbench"
@@ -85,6 +87,37 @@ def merge_items(runs: Sequence[Run]) -> list[dict[str, Any]]:
             if key not in chosen or rank >= chosen[key][0]:
                 chosen[key] = (rank, item)
     return [item for _, item in chosen.values()]
+
+
+def missing_checkers(run: Run) -> frozenset[str]:
+    return frozenset(k for k, ok in (run.checkers or {}).items() if not ok)
+
+
+def mark_checker_sets(
+    board: dict[str, Any], runs: Sequence[Run], items: Sequence[dict[str, Any]]
+) -> None:
+    """Mark the models whose items were scored without a syntax checker another model's had."""
+    origin = {id(item): run for run in runs for item in run.items}
+    missing: dict[str, set[str]] = {}
+    for item in items:
+        missing.setdefault(item["model"], set()).update(missing_checkers(origin[id(item)]))
+    if len({frozenset(m) for m in missing.values()}) < 2:
+        return
+    for row in board["models"]:
+        if missing.get(row["model"]):
+            mark(
+                row,
+                f"different checkers: scored without {', '.join(sorted(missing[row['model']]))}",
+            )
+
+
+def merged_checkers(runs: Sequence[Run]) -> dict[str, bool] | None:
+    """A checker counts as present in a merge when every run that recorded it had it."""
+    known = [r.checkers for r in runs if r.checkers is not None]
+    if not known:
+        return None
+    names = sorted({k for c in known for k in c})
+    return {k: all(c.get(k, False) for c in known) for k in names}
 
 
 def common_attempts(runs: Sequence[Run]) -> int:

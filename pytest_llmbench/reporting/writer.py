@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import __version__
+from ..code.syntax import available_checkers
 from ..folders import own_folder
 from ..schema.results import SCHEMA_VERSION
 from . import html, leaderboard, markdown
@@ -41,7 +42,12 @@ def git_commit(folder: Path) -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def envelope(board: dict[str, Any], settings: dict[str, Any], rootdir: Path) -> dict[str, Any]:
+def envelope(
+    board: dict[str, Any],
+    settings: dict[str, Any],
+    rootdir: Path,
+    checkers: dict[str, bool] | None = None,
+) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "plugin_version": __version__,
@@ -53,6 +59,8 @@ def envelope(board: dict[str, Any], settings: dict[str, Any], rootdir: Path) -> 
             "node": platform.node(),
         },
         "settings": settings,
+        # Syntax checkers present (a missing one leaves its languages unchecked).
+        "checkers": checkers if checkers is not None else available_checkers(),
         "leaderboard": board,
     }
 
@@ -99,6 +107,7 @@ def publish(
     settings: dict[str, Any],
     rootdir: Path,
     on_board: Callable[[dict[str, Any]], None] | None = None,
+    checkers: dict[str, bool] | None = None,
 ) -> dict[str, Any]:
     """Build the leaderboard of `items` and write leaderboard.json/.md and report.html.
 
@@ -108,7 +117,7 @@ def publish(
     board = leaderboard.build(items, attempts, formula)
     if on_board is not None:
         on_board(board)
-    document = envelope(board, settings, rootdir)
+    document = envelope(board, settings, rootdir, checkers)
     own_folder(folder)
     (folder / LEADERBOARD_JSON).write_text(
         json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
