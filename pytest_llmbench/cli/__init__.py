@@ -19,7 +19,15 @@ from .. import __version__
 from ..errors import LLMBenchError
 
 # Module names under pytest_llmbench.cli, one per subcommand group.
-COMMANDS: tuple[str, ...] = ("complexity", "datasets", "catalogue", "merge", "compare", "airun")
+COMMANDS: tuple[str, ...] = (
+    "run",
+    "complexity",
+    "datasets",
+    "catalogue",
+    "merge",
+    "compare",
+    "airun",
+)
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -37,7 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # `llmbench run` hands whatever follows to pytest; other commands take no extras.
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "accepts_extra", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
     handler: Handler = args.handler
     try:
         code = handler(args)
