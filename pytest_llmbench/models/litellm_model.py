@@ -52,10 +52,13 @@ _PERMANENT = {
 _PERMANENT_TEXT = ("missing credentials", "api key", "api_key")
 
 
-def _permanent(exc: BaseException) -> bool:
+def _permanent(exc: BaseException, status: int | None) -> bool:
     names = {cls.__name__ for cls in type(exc).__mro__}
+    if names & _PERMANENT:
+        return True
+    # A rate limit's text may name the key too ("... for this API key"): still a 429.
     text = str(exc).lower()
-    return bool(names & _PERMANENT) or any(marker in text for marker in _PERMANENT_TEXT)
+    return status not in (408, 429) and any(marker in text for marker in _PERMANENT_TEXT)
 
 
 def _retry_after(exc: BaseException) -> float | None:
@@ -74,7 +77,7 @@ def model_error(name: str, role: str, exc: BaseException) -> ModelError:
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None
     transient = type(exc).__name__ in _TRANSIENT or isinstance(exc, TimeoutError | ConnectionError)
-    retryable = not _permanent(exc) and (
+    retryable = not _permanent(exc, status) and (
         transient or status in (408, 409, 429) or (status is not None and status >= 500)
     )
     return ModelError(

@@ -177,6 +177,7 @@ class _Provider(Exception):
             None,
         ),
         (type("AuthenticationError", (_Provider,), {})(500), False, None),
+        (_Provider(429, text="Rate limit reached for this API key"), True, None),
         (type("BadRequestError", (_Provider,), {})(None), False, None),
         (TimeoutError("slow"), True, None),
         (ConnectionResetError("dropped"), True, None),
