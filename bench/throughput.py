@@ -2,10 +2,14 @@
 
 Builds a project of N scenario items (each: 1 candidate + 1 evaluator + 2 grader calls,
 all to one model so they share one concurrency limit), serves it with latency L per
-request, and prints calls made, wall time, the ideal time (calls x L / concurrency) and
+request, and prints calls made, the peak of calls in flight per model (the server counts
+them), wall time, the ideal time (calls x L / concurrency) and
 their ratio, with and without `-n 2`; a second, cached run's wall time and calls; the
 per-call overhead at L = 0 against plain httpx calls to the same server; and a run
-against a server that answers 30% of requests with 429 (Retry-After) or 500.
+against a server that answers 30% of requests with 429 (Retry-After) or 500. The `peaks`
+part runs two candidate models whose items alternate (so under `-n 2` each model's items
+all land on one worker) and prints each model's peak of calls in flight, without xdist
+and with `-n 2`: both should reach --llm-concurrency.
 
 The overhead at L = 0 is measured twice: for the call layer alone (the plugin's
 ManagedModel over LiteLLMModel, cache off, one call at a time, in this process, against
@@ -15,7 +19,7 @@ call of a big run over a small one (which also counts each item's evaluation wor
 code metrics, syntax checks, report).
 
     python bench/throughput.py [--items 120] [--latency 0.5] [--concurrency 32]
-                               [--only throughput|overhead|faults ...]
+                               [--only throughput|overhead|faults|peaks ...]
 
 "wall" is the whole pytest process (start-up, litellm import, collection included);
 "calls span" is from the server's first request received to its last reply sent. The
@@ -58,14 +62,15 @@ def make_project(root: Path, items: int) -> Path:
 
 
 def run_plugin(
-    project: Path, server: FakeLLMServer, concurrency: int, *extra: str
+    project: Path, server: FakeLLMServer, concurrency: int, *extra: str, models: str = MODEL
 ) -> tuple[float, int, float | None, dict]:
     """(wall s, server calls, calls span s, leaderboard summary) of one pytest run."""
     before = server.total_calls()
     server.first_at = server.last_at = None
+    server.peak_in_flight.clear()
     cmd = [
         sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(project),
-        f"--llm-model={MODEL}", f"--llm-judge={MODEL}", f"--llm-api-base={server.base_url}",
+        f"--llm-model={models}", f"--llm-judge={MODEL}", f"--llm-api-base={server.base_url}",
         "--llm-attempts=1", f"--llm-concurrency={concurrency}",
         f"--llm-cache-dir={project / 'cache'}", f"--llm-report-dir={project / 'reports'}",
         *extra,
@@ -148,12 +153,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="repeats of the L = 0 figures")
     parser.add_argument(
         "--only",
-        choices=("throughput", "overhead", "faults"),
+        choices=("throughput", "overhead", "faults", "peaks"),
         action="append",
         help="run only these parts (repeatable); default: all",
     )
     args = parser.parse_args()
-    parts = set(args.only or ("throughput", "overhead", "faults"))
+    parts = set(args.only or ("throughput", "overhead", "faults", "peaks"))
     server = FakeLLMServer().start()
     # Each item's answer names its prompt, so no two items send the judge the same request.
     server.policy.candidate = lambda body: (
@@ -170,11 +175,14 @@ def main() -> None:
                 f"[{label}] L={args.latency}s concurrency={args.concurrency} items={args.items}: "
                 f"calls {calls}, wall {wall:.2f} s, calls span {span or 0:.2f} s, "
                 f"ideal {ideal:.2f} s, span/ideal {(span or 0) / ideal:.2f}, wall/ideal {wall / ideal:.2f}, "
-                f"items scored {summary.get('scored')} of {summary.get('items')}"
+                f"items scored {summary.get('scored')} of {summary.get('items')}, "
+                f"peak in flight per model {dict(server.peak_in_flight)}"
             )
             wall2, calls2, _, _ = run_plugin(project, server, args.concurrency, *extra)
             print(f"[{label}] second run, cache on: calls {calls2}, wall {wall2:.2f} s")
 
+        if "peaks" in parts:
+            peaks(server, Path(tmp), args.items, args.concurrency)
         server.policy.latency = 0.0
         if "overhead" in parts:
             overhead_at_zero(server, Path(tmp), args.items, args.concurrency, args.repeat)
@@ -215,6 +223,21 @@ def overhead_at_zero(
         f"{repeat}; all wall: {', '.join(f'{w:.2f}' for w in walls)}; all CPU: "
         f"{', '.join(f'{c:.2f}' for c in cpus)})"
     )
+
+
+def peaks(server: FakeLLMServer, tmp: Path, items: int, concurrency: int) -> None:
+    """Peak calls in flight per model, two candidate models, without xdist and with -n 2."""
+    models = "openai/bench-a,openai/bench-b"
+    for label, extra in (("no xdist", ()), ("-n 2", ("-n", "2"))):
+        project = make_project(tmp / f"peaks_{label.replace(' ', '_')}", items)
+        wall, calls, _, _ = run_plugin(
+            project, server, concurrency, "--llm-cache=off", *extra, models=models
+        )
+        print(
+            f"[peaks, {label}] 2 models x {items} items, concurrency {concurrency}: "
+            f"calls {calls}, wall {wall:.2f} s, peak in flight per model "
+            f"{dict(sorted(server.peak_in_flight.items()))}"
+        )
 
 
 def faults(server: FakeLLMServer, tmp: Path, items: int, concurrency: int) -> None:

@@ -28,7 +28,6 @@ CASE_KEY = pytest.StashKey["tuple[Case, str]"]()
 _INDEXES_KEY = pytest.StashKey["dict[Path, DatasetIndex]"]()
 _COMPLEXITY_KEY = pytest.StashKey["dict[str, Complexity]"]()
 BUCKETS = ("low", "avg", "high")
-CACHE_DIR = ".llmbench_cache"
 
 
 def is_scenario_file(path: Path) -> bool:
@@ -47,11 +46,11 @@ def register_markers(config: pytest.Config) -> None:
 
 def dataset_complexity(config: pytest.Config, dataset: Dataset) -> Complexity:
     """Measured once per dataset content, however many items use it; kept across runs
-    under `<rootdir>/.llmbench_cache/complexity/`."""
+    under `<cache dir>/complexity/` (--llm-cache-dir, see folders.py)."""
     cache = config.stash.setdefault(_COMPLEXITY_KEY, {})
     key = dataset.content_hash
     if key not in cache:
-        cache[key] = cached_measure(dataset.files, key, config.rootpath / CACHE_DIR)
+        cache[key] = cached_measure(dataset.files, key, settings_of(config).cache_dir)
     return cache[key]
 
 

@@ -20,6 +20,8 @@ from .reporting.writer import JSON_REPORT, RESULTS, folder_problem, report_dir_p
 from .schema.results import PROPERTY_KEY, ItemResult
 from .settings import SETTINGS_KEY, Settings, add_options, resolve
 
+_JSON_REPORT_DEFAULT = ".report.json"  # pytest-json-report's default --json-report-file
+
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(hookspecs)
@@ -40,10 +42,15 @@ def pytest_configure(config: pytest.Config) -> None:
     settings = resolve(config)
     config.stash[SETTINGS_KEY] = settings
     register_markers(config)
+    # --json-report-file=X alone (without --json-report) asks for that file: it is honoured.
+    asked_file = getattr(config.option, "json_report_file", _JSON_REPORT_DEFAULT)
     owns_json_report = not getattr(config.option, "json_report", True)
     if owns_json_report:
         config.option.json_report = True
-        config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
+        if asked_file == _JSON_REPORT_DEFAULT:
+            config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
+        else:
+            owns_json_report = False
     if not hasattr(config, "workerinput"):
         previous = _resumed(settings)
         _check_folders(settings)

@@ -22,6 +22,7 @@ from typing import Any, Literal
 import pytest
 
 from .airun.replay import REPLAY, is_replay, published_model
+from .folders import DEFAULT_CACHE_DIR
 from .judging.formulas import FORMULAS
 from .models.registry import OFFLINE_PREFIX, builtin_names, is_builtin, is_offline
 from .schema.vocabulary import CACHE_MODES, CacheMode
@@ -159,7 +160,9 @@ class OptionSpec:
     shown: str | None = None  # the default in words, when `default` does not say it
     many: bool = False  # repeatable, and each value may be a comma list
     switch: bool = False  # a switch on the command line (--llm-resume); true/false elsewhere
-    path: bool = False  # a folder, joined to the directory pytest was invoked from
+    # A folder: an ini value is relative to the rootdir (as pytest's ini paths are), a
+    # command-line or environment value to the directory pytest was invoked from.
+    path: bool = False
     convert: Callable[[Any], Any] = lambda value: value  # the parsed value as Settings holds it
 
     @property
@@ -238,7 +241,7 @@ class Settings:
         shown="per category: `multimodal` for multimodal, else `weighted`",
         help=f"leaderboard score formula for every category: {_code(list(FORMULAS))}")  # fmt: skip
     min_score: float | None = option(
-        "min_score", _float_between(0.0, 1.0), None,
+        "min_score", _float_between(0.25, 1.0), None,
         help="fail items whose quality (Acc + Compl)/8, 0.25-1, is below this; quality does not "
         "depend on the other models, unlike the weighted score")  # fmt: skip
     concurrency: int = option(
@@ -255,7 +258,8 @@ class Settings:
         help="request cache: `on` (read and write), `off`, `refresh` (write only) or `replay` "
         "(read only, no network; a miss is an error)")  # fmt: skip
     cache_dir: Path = option(
-        "cache_dir", _text, ".llmbench_cache", path=True, help="folder of the request cache")  # fmt: skip
+        "cache_dir", _text, DEFAULT_CACHE_DIR, path=True,
+        help="folder of the request and complexity caches")  # fmt: skip
     resume: bool = option(
         "resume", _bool, False, switch=True,
         help="skip items already finished in the report dir's results.jsonl; re-run errored ones")  # fmt: skip
@@ -355,11 +359,17 @@ def _value(config: pytest.Config, spec: OptionSpec) -> Any:
         raise pytest.UsageError(f"{source}: {exc}") from None
 
 
-def _settled(spec: OptionSpec, value: Any, here: Path) -> Any:
-    """A parsed value as Settings holds it; a relative folder is taken from `here`."""
+def _settled(config: pytest.Config, spec: OptionSpec, value: Any) -> Any:
+    """A parsed value as Settings holds it; a relative folder is taken from the rootdir
+    (an ini value) or from the invocation dir (any other)."""
     if value is None:
         return None
-    return here / value if spec.path else spec.convert(value)  # an absolute path stays
+    if not spec.path:
+        return spec.convert(value)
+    found = _raw_value(config, spec)
+    from_ini = found is not None and found[1].startswith("ini ")
+    base = config.rootpath if from_ini else Path(config.invocation_params.dir)
+    return base / value  # an absolute path stays as it is
 
 
 def _check_judges(judges: tuple[str, ...], grader: str | None) -> None:
@@ -390,8 +400,7 @@ def _grader(grader: str | None, judges: tuple[str, ...]) -> str | None:
 
 
 def resolve(config: pytest.Config) -> Settings:
-    here = Path(config.invocation_params.dir)
-    values = {name: _settled(spec, _value(config, spec), here) for name, spec in _DECLARED}
+    values = {name: _settled(config, spec, _value(config, spec)) for name, spec in _DECLARED}
     _check_judges(values["judges"], values["grader"])
     _check_replays(values["models"], values["replay_dir"])
     return Settings(**{**values, "grader": _grader(values["grader"], values["judges"])})

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 
+from .. import __version__
 from ..errors import LLMBenchError
 
 # Module names under pytest_llmbench.cli, one per subcommand group.
 COMMANDS: tuple[str, ...] = (
+    "run",
     "complexity",
     "datasets",
     "catalogue",
@@ -34,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="llmbench", description="pytest-llmbench tools for datasets and reports."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for name in COMMANDS:
         importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
@@ -42,13 +46,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # `llmbench run` hands whatever follows to pytest; other commands take no extras.
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "accepts_extra", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
     handler: Handler = args.handler
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the try
+        return code
     except LLMBenchError as exc:
         print(f"llmbench: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # `llmbench ... | head`: the reader left. Quietly, as other command-line tools do;
+        # stdout goes to devnull so the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, the shell's code for it
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """`llmbench compare BASE NEW`: the change of score per model and model x category.
 
 Each run's item scores are computed within that run (the weighted score's MaxRate is
-the run's own). The change is mean(NEW) - mean(BASE) over scored items, with a 95%
-percentile bootstrap interval of that difference (the two runs' items resampled on
-their own, seeded). With --fail-on-regression=DELTA the command exits 1 when some
+the run's own). The change is mean(NEW) - mean(BASE) over the items scored in both runs
+(same scenario and dataset; the table says how many, and how many each run had), with
+a 95% percentile bootstrap interval of that difference (the two runs' items resampled
+on their own, seeded). With --fail-on-regression=DELTA the command exits 1 when some
 row regressed beyond noise: the upper end of its difference interval is below -DELTA,
 i.e. even the most favourable reading of the data has the score drop by more than DELTA.
 """
@@ -61,18 +62,20 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-Groups = dict[tuple[str, str], list[float]]
+# (model, ALL or category) -> (scenario, dataset) -> the item's score
+Groups = dict[tuple[str, str], dict[tuple[str, str], float]]
 
 
 def groups(run: Run, attempts: int, formula: str | None) -> Groups:
-    """Scored items' scores per (model, ALL) and (model, category)."""
-    groups: Groups = defaultdict(list)
+    """Scored items' scores per (model, ALL) and (model, category), by scenario x dataset."""
+    groups: Groups = defaultdict(dict)
     for item, score in zip(
         run.items, leaderboard.scores(run.items, attempts, formula), strict=True
     ):
         if score is not None:
-            groups[(item.model, ALL)].append(score)
-            groups[(item.model, item.category)].append(score)
+            task = (item.scenario, str(item.dataset))
+            groups[(item.model, ALL)][task] = score
+            groups[(item.model, item.category)][task] = score
     return groups
 
 
@@ -82,18 +85,20 @@ class Change:
 
     model: str
     category: str
-    base: float | None  # mean score of BASE's scored items
+    base: float | None  # mean score of BASE over the items scored in both runs
     new: float | None
     change: float | None  # new - base
     ci: tuple[float, float] | None  # 95% bootstrap interval of the change
-    items: tuple[int, int]  # scored items in BASE and NEW
+    items: tuple[int, int, int]  # scored in both, in BASE, in NEW (the means use both)
     regressed: bool  # the interval lies entirely below -DELTA
 
 
 def compare(base: Groups, new: Groups, delta: float | None) -> list[Change]:
     rows = []
     for key in sorted(set(base) | set(new), key=lambda k: (k[0], k[1] != ALL, k[1])):
-        old, now = base.get(key, []), new.get(key, [])
+        before, after = base.get(key, {}), new.get(key, {})
+        common = sorted(set(before) & set(after))
+        old, now = [before[t] for t in common], [after[t] for t in common]
         interval = st.bootstrap_diff_ci(old, now)
         rows.append(
             Change(
@@ -103,7 +108,7 @@ def compare(base: Groups, new: Groups, delta: float | None) -> list[Change]:
                 new=fmean(now) if now else None,
                 change=fmean(now) - fmean(old) if old and now else None,
                 ci=interval,
-                items=(len(old), len(now)),
+                items=(len(common), len(before), len(after)),
                 regressed=delta is not None and interval is not None and interval[1] < -delta,
             )
         )
@@ -116,7 +121,8 @@ def _num(value: float | None, signed: bool = False) -> str:
 
 def render(rows: Sequence[Change]) -> list[str]:
     lines = [
-        "| Model | Category | Base | New | Change | 95% CI of change | Items base/new | |",
+        "| Model | Category | Base | New | Change | 95% CI of change | Items common (base/new) "
+        "| Regression |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
@@ -124,7 +130,7 @@ def render(rows: Sequence[Change]) -> list[str]:
         flag = "REGRESSION" if r.regressed else ""
         lines.append(
             f"| {r.model} | {r.category} | {_num(r.base)} | {_num(r.new)} | "
-            f"{_num(r.change, True)} | {ci} | {r.items[0]}/{r.items[1]} | {flag} |"
+            f"{_num(r.change, True)} | {ci} | {r.items[0]} ({r.items[1]}/{r.items[2]}) | {flag} |"
         )
     return lines
 
@@ -138,7 +144,10 @@ def run(args: argparse.Namespace) -> int:
         groups(new, common_attempts([new]), formula),
         args.fail_on_regression,
     )
-    print(f"score formula {formula or 'category defaults'}; change = NEW - BASE")
+    print(
+        f"score formula {formula or 'category defaults'}; change = NEW - BASE over the items "
+        "scored in both runs"
+    )
     for line in render(rows):
         print(line)
     regressed = [r for r in rows if r.regressed]

@@ -1,7 +1,8 @@
 """`llmbench datasets [ROOT]`: every dataset with its technology, CI, LoC, GCI and
 buckets, as in the method's dataset table. ROOT is a project (with a `datasets/` folder)
 or a datasets folder itself; the default is the current folder. The figures are those
-the benchmark's markers use, cached per dataset content under ROOT/.llmbench_cache.
+the benchmark's markers use, cached per dataset content in the cache folder (.llmbench_cache here, or $LLMBENCH_CACHE_DIR;
+see pytest_llmbench/folders.py).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..code.complexity import cached_measure
-from ..collection import CACHE_DIR
 from ..errors import ConfigError
+from ..folders import default_cache_dir
 from ..formats.dataset import MANIFEST, DatasetIndex, load_dataset
 from .complexity import table
 
@@ -30,7 +31,7 @@ def _datasets_root(root: Path) -> Path:
 
 def dataset_rows(root: Path, use_cache: bool = True) -> list[dict[str, Any]]:
     datasets_root = _datasets_root(root)
-    cache = datasets_root.parent / CACHE_DIR if use_cache else None
+    cache = default_cache_dir(Path.cwd()) if use_cache else None
     rows = []
     for name, folders in sorted(DatasetIndex(datasets_root).folders().items()):
         for folder in folders:

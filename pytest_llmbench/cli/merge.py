@@ -17,9 +17,18 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from ..errors import ConfigError
 from ..judging.formulas import FORMULAS
 from ..reporting import markdown
-from ..reporting.runs import common_attempts, common_formula, load_run, merge_items, warn
+from ..reporting.runs import (
+    common_attempts,
+    common_formula,
+    load_run,
+    mark_checker_sets,
+    merge_items,
+    merged_checkers,
+    warn,
+)
 from ..reporting.writer import publish, write_results
 
 
@@ -43,6 +52,11 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    output: Path = args.output
+    if any(output.resolve() == folder.resolve() for folder in args.dirs):
+        raise ConfigError(
+            f"merge: -o {output} is one of the report dirs merged; choose a new folder"
+        )
     runs = [load_run(folder) for folder in args.dirs]
     warn(runs, sys.stderr)
     items = merge_items(runs)
@@ -53,9 +67,17 @@ def run(args: argparse.Namespace) -> int:
         "attempts": attempts,
         "score_formula": formula,
     }
-    output: Path = args.output
     write_results(output, items)
-    document = publish(output, items, attempts, formula, settings, Path.cwd())
+    document = publish(
+        output,
+        items,
+        attempts,
+        formula,
+        settings,
+        Path.cwd(),
+        lambda board: mark_checker_sets(board, runs, items),
+        checkers=merged_checkers(runs) or {},
+    )
     total = sum(len(r.items) for r in runs)
     print(
         f"merged {len(items)} items from {len(runs)} report dirs ({total - len(items)} duplicates dropped) into {output}"

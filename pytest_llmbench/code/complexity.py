@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..folders import own_folder
 from ..formats.dataset import SourceFile
 from . import eslint_ci
 from .lizard_ci import FunctionCI, NotAnalysable, function_complexity
@@ -266,6 +267,7 @@ def cached_measure(
             pass
     figures = measure(files)
     try:
+        own_folder(cache_dir)
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(figures.model_dump()), encoding="utf-8")

@@ -149,6 +149,15 @@ def _tool(kind: str) -> str | None:
     return "structure"
 
 
+CHECKERS = ("python", "node", "esbuild", "javac")
+
+
+def available_checkers() -> dict[str, bool]:
+    """Which syntax checkers this machine has: a missing one leaves its languages
+    unchecked, which changes scores (recorded in the leaderboard envelope)."""
+    return {kind: _tool(kind) is not None for kind in CHECKERS}
+
+
 def _line_problems(outcome: sandbox.Outcome, count: int) -> list[str | None]:
     """The JSON list a batch script printed, or the same failure for every file."""
     if outcome.timed_out:

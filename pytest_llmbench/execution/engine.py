@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..judging.judge import JudgeSetup
 from ..models.base import Model
@@ -22,6 +23,7 @@ from ..tasks.case import Case, Generation
 from ..tasks.pipeline import run_item, summarise
 from .budget import Ledger
 from .cache import RequestCache
+from .limiter import SHARED_SLOTS_AVAILABLE
 from .loop import submit
 from .managed import CURRENT_ITEM, ItemState, ManagedModel, Services
 from .retry import RetryPolicy
@@ -42,12 +44,18 @@ class Engine:
         *,
         workers: int = 1,
         run_id: str | None = None,
+        shared_slots: Path | None = None,
     ) -> None:
         self.settings = settings
         self._make_model = make_model
+        shared = shared_slots if SHARED_SLOTS_AVAILABLE else None
         self.services = Services(
-            # The limit is for the whole run: xdist workers share it out.
-            concurrency=max(1, settings.concurrency // max(1, workers)),
+            # The limit is for the whole run: xdist workers share its slots (or, where
+            # file locks are missing, split it).
+            concurrency=settings.concurrency
+            if shared
+            else max(1, settings.concurrency // max(1, workers)),
+            shared_slots=shared,
             retry=RetryPolicy(max_retries=settings.max_retries, base_s=settings.retry_backoff),
             cache_mode=settings.cache,
             cache=RequestCache(settings.cache_dir) if settings.cache != "off" else None,
@@ -64,6 +72,18 @@ class Engine:
         if name not in self._models:
             self._models[name] = ManagedModel(self._make_model(name), self.services)
         return self._models[name]
+
+    def check_credentials(self, names: Iterable[str]) -> None:
+        """Before the first call: a ConfigError when a real model's API key is not set
+        (models that can tell have `check_credentials`, e.g. LiteLLMModel)."""
+        for name in dict.fromkeys(names):
+            try:
+                inner = getattr(self.model(name), "inner", None)
+            except Exception:
+                continue  # made again by the item, where the failure is that item's error
+            check = getattr(inner, "check_credentials", None)
+            if check is not None:
+                check()
 
     def start(self, jobs: Iterable[Job], *, eager: bool = True) -> None:
         """Start the pipelines of these items (in this order) on the background loop."""
@@ -114,13 +134,11 @@ class Engine:
             future.cancel()
         self._futures.clear()
         # Calls still running on the loop may touch these: close them from the loop itself.
-        for resource in (self.services.cache, self.services.ledger):
-            if resource is not None:
-                submit(_close(resource))
+        submit(_close(self.services))
 
 
-async def _close(resource: RequestCache | Ledger) -> None:
-    resource.close()
+async def _close(services: Services) -> None:
+    services.close()
 
 
 def _skipped(case: Case, model: Model, reason: str) -> ItemResult:

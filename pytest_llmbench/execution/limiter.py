@@ -6,18 +6,84 @@ Waiting calls are served in arrival order. (Serving graders and evaluators befor
 candidate calls finishes items earlier, but leaves slots idle at the end of a run: a
 simulation of 100 items x 4 calls in 32 slots took 1.2 x the ideal time that way and
 1.04 x in arrival order.)
+
+Under xdist the limit is for all workers together: each worker's limiter also takes one
+of `maximum` slots shared through lock files (SharedSlots), so a model reaches its limit
+whichever workers its items landed on. A lock dies with its process, so a crashed worker
+never keeps a slot.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import os
 from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no shared slots; the engine splits the limit instead
+    fcntl = None  # type: ignore[assignment]
+
+SHARED_SLOTS_AVAILABLE = fcntl is not None
+_POLL_MAX_S = 0.02
+
+
+class SharedSlots:
+    """At most `count` slots held at once by all processes that use the same folder.
+
+    Slot i is an exclusive flock on file i; a process polls for a free one (one waiter
+    at a time per process, in arrival order, backing off up to 20 ms).
+    """
+
+    def __init__(self, folder: Path, count: int) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self._fds = [
+            os.open(folder / f"{i}.lock", os.O_RDWR | os.O_CREAT, 0o600) for i in range(count)
+        ]
+        self._free: deque[int] = deque(range(count))  # slots this process does not hold
+        self._turn = asyncio.Lock()
+
+    @classmethod
+    def for_model(cls, root: Path, model: str, count: int) -> SharedSlots:
+        return cls(root / hashlib.sha256(model.encode()).hexdigest()[:16], count)
+
+    def try_acquire(self) -> int | None:
+        for _ in range(len(self._free)):
+            slot = self._free.popleft()
+            try:
+                fcntl.flock(self._fds[slot], fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self._free.append(slot)
+                continue
+            return slot
+        return None
+
+    async def acquire(self) -> int:
+        async with self._turn:
+            delay = 0.001
+            while (slot := self.try_acquire()) is None:
+                await asyncio.sleep(delay)
+                delay = min(_POLL_MAX_S, delay * 2)
+            return slot
+
+    def release(self, slot: int) -> None:
+        fcntl.flock(self._fds[slot], fcntl.LOCK_UN)
+        self._free.append(slot)
+
+    def close(self) -> None:
+        for fd in self._fds:
+            os.close(fd)
+        self._fds = []
 
 
 class AdaptiveLimiter:
-    def __init__(self, maximum: int, grow_after: int | None = None) -> None:
+    def __init__(
+        self, maximum: int, grow_after: int | None = None, shared: SharedSlots | None = None
+    ) -> None:
         if maximum < 1:
             raise ValueError("maximum must be >= 1")
         self.maximum = maximum
@@ -27,6 +93,7 @@ class AdaptiveLimiter:
         self.peak = 0
         self._successes = 0
         self._waiters: deque[asyncio.Future[None]] = deque()
+        self.shared = shared
 
     def _wake(self) -> None:
         while self._waiters and self.in_flight < self.limit:
@@ -59,7 +126,14 @@ class AdaptiveLimiter:
     async def slot(self) -> AsyncIterator[None]:
         await self.acquire()
         try:
-            yield
+            if self.shared is None:
+                yield
+                return
+            shared_slot = await self.shared.acquire()
+            try:
+                yield
+            finally:
+                self.shared.release(shared_slot)
         finally:
             self.release()
 

@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from ..errors import BudgetExhausted, ModelError
-from ..models.base import Model, ModelReply, ModelRequest, bounded
+from ..models.base import QUEUE_CLOCK, Model, ModelReply, ModelRequest, bounded
 from ..schema.vocabulary import CacheMode
 from .budget import Ledger, Prices, reply_cost
 from .cache import RequestCache, request_key
-from .limiter import AdaptiveLimiter
+from .limiter import AdaptiveLimiter, SharedSlots
 from .retry import RetryPolicy, with_retries
 
 
@@ -42,6 +46,8 @@ class Services:
     ledger: Ledger | None = None
     prices: Prices = field(default_factory=dict)
     limiters: dict[str, AdaptiveLimiter] = field(default_factory=dict)
+    # xdist: the folder of the slots all workers share, so `concurrency` is per model overall.
+    shared_slots: Path | None = None
     # Cache key -> the call answering it right now: an identical request waits for it.
     in_flight: dict[str, asyncio.Future[ModelReply]] = field(default_factory=dict)
     # Keys answered by this process: with --llm-cache=refresh an identical request later
@@ -50,8 +56,20 @@ class Services:
 
     def limiter(self, model: str) -> AdaptiveLimiter:
         if model not in self.limiters:
-            self.limiters[model] = AdaptiveLimiter(self.concurrency)
+            shared = self.shared_slots
+            self.limiters[model] = AdaptiveLimiter(
+                self.concurrency,
+                shared=SharedSlots.for_model(shared, model, self.concurrency) if shared else None,
+            )
         return self.limiters[model]
+
+    def close(self) -> None:
+        for limiter in self.limiters.values():
+            if limiter.shared is not None:
+                limiter.shared.close()
+        for resource in (self.cache, self.ledger):
+            if resource is not None:
+                resource.close()
 
     def check_budget(self) -> None:
         if self.ledger is not None and self.ledger.exhausted():
@@ -66,6 +84,26 @@ def budget_stopped() -> None:
     state = CURRENT_ITEM.get()
     if state is not None:
         state.budget_stopped = True
+
+
+@asynccontextmanager
+async def _timed(limiter: AdaptiveLimiter) -> AsyncIterator[None]:
+    """The limiter's slot; the wait for it goes on the task's QueueClock (if it has one)."""
+    clock = QUEUE_CLOCK.get()
+    if clock is None:
+        async with limiter.slot():
+            yield
+        return
+    start = clock.waiting_since = time.monotonic()
+    try:
+        async with limiter.slot():
+            clock.waiting_since = None
+            clock.queued_s += time.monotonic() - start
+            yield
+    finally:
+        if clock.waiting_since == start:  # cancelled or failed while still waiting
+            clock.waiting_since = None
+            clock.queued_s += time.monotonic() - start
 
 
 class ManagedModel:
@@ -126,7 +164,7 @@ class ManagedModel:
         retries = 0
 
         async def once() -> ModelReply:
-            async with limiter.slot():
+            async with _timed(limiter):
                 services.check_budget()  # checked as the call starts, after any wait
                 reply = await self.inner.complete(request)
             limiter.succeeded()

@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
+from ..folders import own_folder
+
 T = TypeVar("T")
 # SQLITE_ERROR comes from our own fixed statements only when the tables have another shape.
 _DAMAGE = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_ERROR"})
@@ -81,7 +83,7 @@ class SqliteStore:
         return self._conn
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        own_folder(self.path.parent)
         if self.path.is_dir():
             raise _NotAFile("is a folder, not a database file")
         db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)

@@ -8,6 +8,8 @@ part needs no change here. A dialog offers tools (OpenAI function schemas) in
 
 from __future__ import annotations
 
+import contextvars
+import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -93,6 +95,25 @@ def bounded(reply: ModelReply) -> ModelReply:
         tool_calls=tuple(calls),
         truncated_chars=reply.truncated_chars + cut,
     )
+
+
+@dataclass
+class QueueClock:
+    """The time a task's calls spent waiting for a concurrency slot (kept by the call layer,
+    execution/managed.py), so a dialog's time and time limit count only its own calls."""
+
+    queued_s: float = 0.0
+    waiting_since: float | None = None
+
+    def queued(self) -> float:
+        """Seconds waited so far, counting a wait still going on."""
+        now = time.monotonic()
+        return self.queued_s + (now - self.waiting_since if self.waiting_since else 0.0)
+
+
+QUEUE_CLOCK: contextvars.ContextVar[QueueClock | None] = contextvars.ContextVar(
+    "llmbench_queue_clock", default=None
+)
 
 
 class Model(Protocol):

@@ -12,7 +12,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from ..errors import ModelError
+from ..errors import ConfigError, ModelError
 from .base import ModelReply, ModelRequest, ToolCall
 
 # Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the OpenAI client insists on one.
@@ -36,6 +36,29 @@ def _first_line(exc: BaseException) -> str:
 
 # litellm exception classes worth retrying even when they carry no HTTP status.
 _TRANSIENT = {"Timeout", "APIConnectionError", "ServiceUnavailableError", "InternalServerError"}
+# Failures another try cannot mend, whatever status they carry: a missing or wrong key, a
+# request the provider refuses. (litellm reports a missing OpenAI key as a 500
+# InternalServerError "Missing credentials", so the text is checked too.)
+_PERMANENT = {
+    "AuthenticationError",
+    "PermissionDeniedError",
+    "BadRequestError",
+    "NotFoundError",
+    "UnprocessableEntityError",
+    "ContextWindowExceededError",
+    "ContentPolicyViolationError",
+    "UnsupportedParamsError",
+}
+_PERMANENT_TEXT = ("missing credentials", "api key", "api_key")
+
+
+def _permanent(exc: BaseException, status: int | None) -> bool:
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    if names & _PERMANENT:
+        return True
+    # A rate limit's text may name the key too ("... for this API key"): still a 429.
+    text = str(exc).lower()
+    return status not in (408, 429) and any(marker in text for marker in _PERMANENT_TEXT)
 
 
 def _retry_after(exc: BaseException) -> float | None:
@@ -54,7 +77,9 @@ def model_error(name: str, role: str, exc: BaseException) -> ModelError:
     status = getattr(exc, "status_code", None)
     status = status if isinstance(status, int) else None
     transient = type(exc).__name__ in _TRANSIENT or isinstance(exc, TimeoutError | ConnectionError)
-    retryable = transient or status in (408, 409, 429) or (status is not None and status >= 500)
+    retryable = not _permanent(exc, status) and (
+        transient or status in (408, 409, 429) or (status is not None and status >= 500)
+    )
     return ModelError(
         f"{name} ({role}): {_first_line(exc)}",
         retryable=retryable,
@@ -107,12 +132,39 @@ def _tool_calls(message: Any) -> tuple[ToolCall, ...]:
     return tuple(calls)
 
 
+def missing_credentials(name: str) -> list[str]:
+    """The environment variables `name`'s provider needs that are unset (litellm knows
+    which); only keys and tokens count, since e.g. OLLAMA_API_BASE has a default."""
+    try:
+        found = litellm_module().validate_environment(name)
+    except Exception:  # an unknown provider: let the first call say what is wrong
+        return []
+    if found.get("keys_in_environment"):
+        return []
+    needed = [str(k) for k in found.get("missing_keys") or ()]
+    return [k for k in needed if "KEY" in k.upper() or "TOKEN" in k.upper()]
+
+
 class LiteLLMModel:
     offline = False
 
     def __init__(self, name: str, api_base: str | None = None) -> None:
         self.name = name
         self.api_base = api_base
+
+    def check_credentials(self) -> None:
+        """A ConfigError naming the model and the variable when its key is not set. A local
+        server (api_base) needs none. Called before the first call, on the main thread:
+        litellm's import (seconds) then blocks no call on the loop."""
+        litellm_module()
+        if self.api_base:
+            return
+        missing = missing_credentials(self.name)
+        if missing:
+            raise ConfigError(
+                f"{self.name}: no API key; set {' or '.join(missing)} in the environment "
+                "(or give --llm-api-base for a local server)"
+            )
 
     def _kwargs(self, request: ModelRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {

@@ -43,6 +43,7 @@ class ReportCollector:
         self.results_file: ResultsFile | None = results
         self.document: LeaderboardDocument | None = None
         # --llm-resume: results finished by an earlier run count, and stay in results.jsonl.
+        self.resumed = set(resumed or {})  # their calls were made by an earlier run
         for nodeid, result in (resumed or {}).items():
             self.items[nodeid] = result
             results.append(result)
@@ -103,6 +104,15 @@ class ReportCollector:
         for line in markdown.model_table(self.document.leaderboard):
             terminalreporter.write_line(line)
         terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
+        missing = [k for k, ok in (self.document.checkers or {}).items() if not ok]
+        if missing:
+            terminalreporter.write_line(
+                f"llmbench: syntax checker(s) missing: {', '.join(missing)}; code they check "
+                "is not checked, so scores differ from a run with them",
+                yellow=True,
+            )
         terminalreporter.section("llmbench usage")
-        for line in usage_lines(list(self.items.values())):
+        this_run = [r for n, r in self.items.items() if n not in self.resumed]
+        earlier = [r for n, r in self.items.items() if n in self.resumed]
+        for line in usage_lines(this_run, earlier):
             terminalreporter.write_line(line)

@@ -226,6 +226,25 @@ def identity(item: ItemResult) -> tuple[str, str, str, str, str]:
     return (item.nodeid, item.model, item.scenario, item.category, item.dataset or "")
 
 
+def _task(item: ItemResult) -> tuple[str, str]:
+    return (item.scenario, str(item.dataset))
+
+
+def mark(row: Row, text: str) -> None:
+    """A reason the row does not compare like for like with the others."""
+    row.marks.append(text)
+    row.notes.append(text)
+
+
+def mark_item_sets(rows: list[Row], tasks: dict[str, set[tuple[str, str]]]) -> None:
+    """Mark the models not scored on every scenario x dataset that some model was."""
+    every = set().union(*tasks.values()) if tasks else set()
+    for row in rows:
+        mine = tasks[row.model]
+        if mine != every:
+            mark(row, f"different items: {len(mine & every)} of the {len(every)} in this board")
+
+
 def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None) -> Leaderboard:
     """Rows per model (sorted by score) and per model x category.
 
@@ -250,6 +269,7 @@ def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None
         )
 
     model_rows = [row(name, None, group) for name, group in by_model.items()]
+    mark_item_sets(model_rows, {m: {_task(items[i]) for i in g} for m, g in by_model.items()})
     model_rows.sort(key=lambda r: (r.score is None, -(r.score or 0.0), r.model))
     category_rows = [
         row(name, category, group) for (name, category), group in sorted(by_category.items())

@@ -63,7 +63,7 @@ def model_table(board: Leaderboard) -> list[str]:
     rows = [
         [
             "–" if rank is None else str(rank),
-            r.model,
+            r.model + (f" [{'; '.join(r.marks)}]" if r.marks else ""),
             *_cells(r),
             str(r.judge_tokens),
             _cost(r.candidate_cost_usd),

@@ -17,10 +17,10 @@ from typing import TextIO
 from pydantic import ValidationError
 
 from ..errors import FormatError
-from ..schema.leaderboard import DocumentHead
+from ..schema.leaderboard import DocumentHead, Leaderboard
 from ..schema.reader import read_results
 from ..schema.results import ItemResult
-from .leaderboard import identity
+from .leaderboard import identity, mark
 from .writer import LEADERBOARD_JSON, RESULTS
 
 DEFAULT_ATTEMPTS = 3
@@ -34,6 +34,7 @@ class Run:
     formula: str | None = None  # the --llm-score-formula the run used (None: defaults)
     created_utc: str = ""
     notes: list[str] = field(default_factory=list)  # warnings to show, one line each
+    checkers: dict[str, bool] | None = None  # the syntax checkers it had (None: not recorded)
 
 
 def _read_envelope(run: Run, path: Path) -> None:
@@ -47,6 +48,7 @@ def _read_envelope(run: Run, path: Path) -> None:
     formula = info.settings.get("score_formula")
     run.formula = formula if isinstance(formula, str) else None
     run.created_utc = info.created_utc or run.created_utc
+    run.checkers = info.checkers
 
 
 def load_run(folder: Path) -> Run:
@@ -102,6 +104,32 @@ def merge_items(runs: Sequence[Run]) -> list[ItemResult]:
             if key not in chosen or rank >= chosen[key][0]:
                 chosen[key] = (rank, item)
     return [item for _, item in chosen.values()]
+
+
+def missing_checkers(run: Run) -> frozenset[str]:
+    return frozenset(k for k, ok in (run.checkers or {}).items() if not ok)
+
+
+def mark_checker_sets(board: Leaderboard, runs: Sequence[Run], items: Sequence[ItemResult]) -> None:
+    """Mark the models whose items were scored without a syntax checker another model's had."""
+    origin = {id(item): run for run in runs for item in run.items}
+    missing: dict[str, set[str]] = {}
+    for item in items:
+        missing.setdefault(item.model, set()).update(missing_checkers(origin[id(item)]))
+    if len({frozenset(m) for m in missing.values()}) < 2:
+        return
+    for row in board.models:
+        if missing.get(row.model):
+            mark(row, f"different checkers: scored without {', '.join(sorted(missing[row.model]))}")
+
+
+def merged_checkers(runs: Sequence[Run]) -> dict[str, bool] | None:
+    """A checker counts as present in a merge when every run that recorded it had it."""
+    known = [r.checkers for r in runs if r.checkers is not None]
+    if not known:
+        return None
+    names = sorted({k for c in known for k in c})
+    return {k: all(c.get(k, False) for c in known) for k in names}
 
 
 def common_attempts(runs: Sequence[Run]) -> int:

@@ -37,10 +37,18 @@ def usage_by_model(items: Iterable[ItemResult]) -> dict[str, ModelUsage]:
     return table
 
 
-def usage_lines(items: Iterable[ItemResult]) -> list[str]:
+def usage_lines(items: Iterable[ItemResult], earlier: Iterable[ItemResult] = ()) -> list[str]:
+    """The calls made in this run by model; `earlier` (--llm-resume: items an earlier run
+    finished) are summed apart in one line."""
     table = usage_by_model(items)
+    before = usage_by_model(earlier)
+    note = []
+    if before:
+        calls = sum(u.calls for u in before.values())
+        spent = sum(u.cost_usd for u in before.values())
+        note = [f"earlier runs (--llm-resume): {calls} calls, {spent:.4f} USD, not counted above"]
     if not table:
-        return ["no model calls"]
+        return ["no model calls in this run", *note]
     lines = [
         f"{'model':32s} {'calls':>6s} {'cached':>6s} {'retries':>7s} "
         f"{'in tokens':>10s} {'out tokens':>10s} {'cost USD':>9s}"
@@ -51,5 +59,5 @@ def usage_lines(items: Iterable[ItemResult]) -> list[str]:
             f"{name:32s} {u.calls:6d} {u.cached:6d} {u.retries:7d} "
             f"{u.prompt_tokens:10d} {u.completion_tokens:10d} {cost}"
         )
-    lines.append("cost counts calls made in this run; cached replies cost nothing")
-    return lines
+    lines.append("calls made in this run; cached replies cost nothing")
+    return lines + note

@@ -24,6 +24,8 @@ from typing import TextIO
 from pydantic import JsonValue
 
 from .. import __version__
+from ..code.syntax import available_checkers
+from ..folders import own_folder
 from ..schema.leaderboard import Leaderboard, LeaderboardDocument, Machine
 from ..schema.results import SCHEMA_VERSION, ItemResult
 from . import html, leaderboard, markdown, viewdata
@@ -47,7 +49,10 @@ def git_commit(folder: Path) -> str | None:
 
 
 def envelope(
-    board: Leaderboard, settings: dict[str, JsonValue], rootdir: Path
+    board: Leaderboard,
+    settings: dict[str, JsonValue],
+    rootdir: Path,
+    checkers: dict[str, bool] | None = None,
 ) -> LeaderboardDocument:
     return LeaderboardDocument(
         schema_version=SCHEMA_VERSION,
@@ -58,6 +63,8 @@ def envelope(
             python=platform.python_version(), platform=platform.platform(), node=platform.node()
         ),
         settings=settings,
+        # Syntax checkers present (a missing one leaves its languages unchecked).
+        checkers=checkers if checkers is not None else available_checkers(),
         leaderboard=board,
     )
 
@@ -111,7 +118,7 @@ class ResultsFile:
 
     def append(self, result: ItemResult) -> None:
         if self._handle is None:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            own_folder(self.folder)
             self._handle = self.path.open("w", encoding="utf-8")
         self._handle.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
         self._handle.flush()
@@ -140,6 +147,7 @@ def publish(
     settings: dict[str, JsonValue],
     rootdir: Path,
     on_board: Callable[[Leaderboard], None] | None = None,
+    checkers: dict[str, bool] | None = None,
 ) -> LeaderboardDocument:
     """Build the leaderboard of `items` and write leaderboard.json/.md and report.html.
 
@@ -149,8 +157,8 @@ def publish(
     board = leaderboard.build(items, attempts, formula)
     if on_board is not None:
         on_board(board)
-    document = envelope(board, settings, rootdir)
-    folder.mkdir(parents=True, exist_ok=True)
+    document = envelope(board, settings, rootdir, checkers)
+    own_folder(folder)
     (folder / LEADERBOARD_JSON).write_text(
         json.dumps(document.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n",
         encoding="utf-8",

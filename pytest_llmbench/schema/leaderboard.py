@@ -98,6 +98,11 @@ class Row(Schema):
     cost_usd: Spread = Field(description="candidate cost per item")
     latency_s: Spread = Field(description="the best attempt's candidate latency per item")
     notes: list[str] = Field(description="why a figure is missing or zero")
+    marks: list[str] = Field(
+        default_factory=list,
+        description="why this model row does not compare like for like with the others "
+        "(scored on other items, or without a syntax checker another run had)",
+    )
     code: CodeFigures = Field(description="code metrics averaged over the best attempts")
 
     @model_serializer(mode="wrap")
@@ -151,6 +156,11 @@ class LeaderboardDocument(Schema):
     settings: dict[str, JsonValue] = Field(
         description="the run's resolved settings, or what `llmbench merge` merged"
     )
+    checkers: dict[str, bool] | None = Field(
+        default=None,
+        description="syntax checker -> present on the machine (python, node, esbuild, javac); "
+        "a missing one leaves its languages unchecked",
+    )
     leaderboard: Leaderboard = Field(description="the rows and how they were scored")
 
 
@@ -164,4 +174,5 @@ class DocumentHead(BaseModel):
 
     created_utc: str | None = None
     settings: dict[str, JsonValue] = {}
+    checkers: dict[str, bool] | None = None
     leaderboard: _BoardHead

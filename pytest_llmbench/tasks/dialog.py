@@ -8,7 +8,9 @@ same Model as a single-shot answer (so cache, limits, retries and cost apply).
 Limits (the scenario's `limits:`), each ending the whole dialog with the reason:
   max_rounds       model round-trips in one turn (a model that never finishes);
   max_tokens       prompt + completion tokens over the dialog;
-  max_seconds      wall time of the dialog (a call still running then is cancelled);
+  max_seconds      the dialog's own time: wall time less its calls' waits for a
+                   concurrency slot behind other items (a call still running then is
+                   cancelled);
   max_tool_errors  refused (outside the workspace) and malformed calls over the dialog.
 The turns after the end are still scored, on the workspace as it was left.
 
@@ -31,7 +33,15 @@ from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
 from ..judging.judge import JudgeSetup, call_record
 from ..judging.scoring import attempt_quality, generation_rate
-from ..models.base import Model, ModelReply, ModelRequest, TaskContext, ToolCall
+from ..models.base import (
+    QUEUE_CLOCK,
+    Model,
+    ModelReply,
+    ModelRequest,
+    QueueClock,
+    TaskContext,
+    ToolCall,
+)
 from ..schema.results import AttemptResult, CallRecord, DialogResult, ToolEvent
 from .case import Case, Generation
 from .tools import (
@@ -80,13 +90,19 @@ class Dialog:
         self.rounds = 0
         self.tool_errors = 0
         self.started = time.monotonic()
+        # Waits for a concurrency slot (behind other items) are not the dialog's time.
+        self.clock = QueueClock()
+
+    def seconds(self) -> float:
+        """The dialog's own time so far: wall time less its calls' waits for a slot."""
+        return time.monotonic() - self.started - self.clock.queued()
 
     def _system(self) -> dict[str, Any]:
         how = NATIVE_INSTRUCTIONS if self.native else TEXT_INSTRUCTIONS
         return {"role": "system", "content": f"{self.case.scenario.system}\n\n{how}"}
 
     def _remaining(self) -> float:
-        left = self.started + self.limits.max_seconds - time.monotonic()
+        left = self.limits.max_seconds - self.seconds()
         if left <= 0:
             raise _Ended("time limit", f"time limit of {self.limits.max_seconds:g} s reached")
         return left
@@ -106,11 +122,7 @@ class Dialog:
             tools=TOOL_SCHEMAS if self.native else None,
         )
         try:
-            return await asyncio.wait_for(self.model.complete(request), timeout=left)
-        except TimeoutError:
-            raise _Ended(
-                "time limit", f"time limit of {self.limits.max_seconds:g} s reached during a call"
-            ) from None
+            return await self._timed_call(request)
         except ModelError as exc:
             if not self._falls_back(exc):
                 raise
@@ -118,6 +130,23 @@ class Dialog:
             self.protocol_note = f"native tool calls rejected ({exc}); text protocol used"
             self.messages[0] = self._system()
             return await self._ask()
+
+    async def _timed_call(self, request: ModelRequest) -> ModelReply:
+        """The reply, cancelled when the dialog's own time (not a wait for a slot) runs out."""
+        QUEUE_CLOCK.set(self.clock)  # the call's task copies this context
+        call = asyncio.ensure_future(self.model.complete(request))
+        try:
+            while not call.done():
+                left = self.limits.max_seconds - self.seconds()
+                if left <= 0:
+                    raise _Ended(
+                        "time limit",
+                        f"time limit of {self.limits.max_seconds:g} s reached during a call",
+                    )
+                await asyncio.wait({call}, timeout=left)
+        finally:
+            call.cancel()  # no-op once it is done
+        return call.result()
 
     def _falls_back(self, exc: ModelError) -> bool:
         """The provider refused the first request with tools: switch to the text protocol."""
@@ -239,7 +268,7 @@ async def run_dialog_attempt(
         dialog = Dialog(case, model, number, gen, workspace)
         runs, ended, reason = await _play(dialog, case.scenario.turns_for(case.dataset))
         final = workspace.files()
-    seconds = time.monotonic() - dialog.started
+    seconds = dialog.seconds()
     scored = await score_turns(runs, case.scenario.system, setup)
     calls = dialog.calls + [c for o in scored.outcomes for c in o.calls]
     written = {p: t for p, t in final.items() if seed.get(p) != t}

@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from pytest_llmbench.reporting import html
-from tests.conftest import REPO, model_row, read_leaderboard, read_results
+from tests.conftest import (
+    EXPLAIN_SCENARIO,
+    REPO,
+    model_row,
+    read_leaderboard,
+    read_results,
+    write_project,
+)
 from tests.dialog_project import arguments, message, script_player, write_dialog_project
 from tests.e2e.test_report_html import chromium
 from tests.llm_server import FakeLLMServer
@@ -327,3 +334,40 @@ def test_dialog_calls_are_cached_like_any_other(
     assert len(calls) == 4 and all(c["cached"] for c in calls)
     assert item["attempts"][0]["dialog"]["ended"] == "finished"
     assert item["accuracy"] == 4.0
+
+
+def test_a_dialogs_time_and_limit_leave_out_its_waits_behind_other_items(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer
+) -> None:
+    """One call at a time for the model: the dialog's calls queue behind 16 other items'
+    calls (over 3 s), while its own calls take about 1.5 s. Its 3 s limit is not reached."""
+    root = write_dialog_project(pytester.path)
+    scenario = _scenario_file(root)
+    scenario.write_text(
+        scenario.read_text().replace(
+            "limits: {max_rounds: 4, max_tool_errors: 2}",
+            "limits: {max_rounds: 4, max_tool_errors: 2, max_seconds: 3}",
+        )
+    )
+    write_project(
+        root,
+        {
+            f"explanation/Explain{i}.yaml": EXPLAIN_SCENARIO.replace(
+                "id: ExplainMini", f"id: Explain{i}"
+            ).replace("Explain this code.", f"Explain this code (variant {i}).")
+            for i in range(16)
+        },
+    )
+    play_script = script_player([scenario])
+    llm_server.policy.candidate = lambda body: (
+        play_script(body) if body.get("tools") else "The code adds two numbers: add(a, b)."
+    )
+    llm_server.policy.latency = 0.2
+    result = pytester.runpytest(*_server_args(llm_server, "--llm-concurrency=1"))
+    result.assert_outcomes(passed=17)
+    (item,) = [r for r in read_results(root) if r["category"] == "dialog"]
+    dialog = item["attempts"][0]["dialog"]
+    assert dialog["ended"] == "finished", dialog["end_reason"]
+    calls = len(item["attempts"][0]["calls"])
+    # Its own calls' time (plus the tools' work), not the 3+ s spent queueing.
+    assert calls * 0.2 <= dialog["seconds"] < 3

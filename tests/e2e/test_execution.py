@@ -71,6 +71,23 @@ def test_calls_of_many_items_overlap_within_the_limit_and_none_is_made_twice(
     assert Counter(llm_server.roles()) == {"candidate": 8, "evaluator": 8, "grader": 16}
 
 
+def test_under_xdist_each_model_reaches_its_whole_limit_whatever_worker_has_its_items(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer
+) -> None:
+    """Items alternate between two models, so with -n 2 every item of model a lands on
+    gw0 and every item of model b on gw1: each must still reach 4 calls in flight."""
+    _project(pytester.path, 6)
+    llm_server.policy.latency = 0.3
+    args = _args(llm_server, "--llm-concurrency=4", "--llm-cache=off")
+    args[0] = "--llm-model=openai/a,openai/b"
+    result = pytester.runpytest(*args, "-n", "2")
+    result.assert_outcomes(passed=12)
+    # Each item makes two grader calls at once: 6 items of one model reach the limit.
+    assert llm_server.peak_in_flight["a"] == 4
+    assert llm_server.peak_in_flight["b"] == 4
+    assert llm_server.peak_in_flight["m"] <= 4  # the judge: one limit over both workers
+
+
 def test_failed_calls_are_retried_honouring_retry_after(
     pytester: pytest.Pytester, llm_server: FakeLLMServer
 ) -> None:
@@ -214,6 +231,10 @@ def test_resume_reruns_errored_items(
     result = pytester.runpytest(*args, "--llm-resume", *xdist)
     result.assert_outcomes(passed=1, skipped=2)
     result.stdout.fnmatch_lines(["*2 skipped*"])
+    # The usage table counts this run's calls (one item: 4); the earlier 8 are apart.
+    result.stdout.fnmatch_lines(
+        [f"{MODEL} * 4 * 0 * 0 *", "earlier runs (--llm-resume): 8 calls*not counted above"]
+    )
     # Only the errored item was asked again.
     assert [p.splitlines()[0] for p in _candidate_prompts(llm_server)[before:]] == [
         "Explain this code (variant 0)."

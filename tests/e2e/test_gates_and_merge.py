@@ -65,7 +65,7 @@ def test_min_score_fails_items_below_the_gate(pytester: pytest.Pytester, project
     pytester.makeini("[pytest]\nllm_min_score = 0.7\n")
     pytester.runpytest(OFFLINE).assert_outcomes(passed=3, failed=1)
     bad = pytester.runpytest(OFFLINE, "--llm-min-score=3")
-    bad.stderr.fnmatch_lines(["*--llm-min-score: expected a number >= 0.0 and <= 1.0, got 3.0"])
+    bad.stderr.fnmatch_lines(["*--llm-min-score: expected a number >= 0.25 and <= 1.0, got 3.0"])
 
 
 def test_junit_xml_carries_the_plugin_items(pytester: pytest.Pytester, project: Path) -> None:
@@ -169,8 +169,74 @@ def test_compare_flags_a_regression_beyond_noise(pytester: pytest.Pytester, proj
     assert worse.returncode == 1
     # Base scores 0.9 and 0.9; new 0.3 (Acc 1, Compl 1) and 0.7 (Acc 4, Compl 2): -0.4.
     line = next(x for x in worse.stdout.splitlines() if "| (all) |" in x)
-    assert "| 0.900 | 0.500 | -0.400 | -0.600 to -0.200 | 2/2 | REGRESSION |" in line
+    assert "| 0.900 | 0.500 | -0.400 | -0.600 to -0.200 | 2 (2/2) | REGRESSION |" in line
     assert "score dropped by more than 0.1 beyond noise: llmbench/reference (all)" in worse.stderr
     # The same drop is within a tolerance of 0.3 at the model level.
     lenient = llmbench("compare", "base", "new", "--fail-on-regression=0.3", cwd=project)
     assert "llmbench/reference (all)" not in lenient.stderr
+
+
+def _item(model: str, scenario: str, accuracy: float = 4.0) -> dict[str, Any]:
+    item = _result(model, None, "2026-01-01T00:00:00+00:00", accuracy)
+    item["scenario"] = scenario
+    item["nodeid"] = f"scenarios/x/{scenario}.yaml::test_scenario[{scenario}-D-{model}]"
+    return item
+
+
+def _envelope(folder: Path, checkers: dict[str, bool]) -> None:
+    board = {"attempts": 1}
+    document = {"leaderboard": board, "settings": {}, "checkers": checkers}
+    (folder / "leaderboard.json").write_text(json.dumps(document))
+
+
+def test_merge_marks_rows_scored_on_other_items_or_without_a_checker(tmp_path: Path) -> None:
+    few = _write_results(tmp_path / "few", [_item("few", "S1")])
+    many = _write_results(tmp_path / "many", [_item("many", f"S{i}", 2.0) for i in range(1, 4)])
+    _envelope(few, {"python": True, "esbuild": False})
+    _envelope(many, {"python": True, "esbuild": True})
+    done = llmbench("merge", few, many, "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    document = json.loads((tmp_path / "out" / "leaderboard.json").read_text())
+    rows = {r["model"]: r for r in document["leaderboard"]["models"]}
+    assert rows["few"]["marks"] == [
+        "different items: 1 of the 3 in this board",
+        "different checkers: scored without esbuild",
+    ]
+    assert rows["many"]["marks"] == []
+    assert document["checkers"] == {"esbuild": False, "python": True}
+    line = next(x for x in done.stdout.splitlines() if "| few [" in x)
+    assert "different items: 1 of the 3" in line
+
+
+def test_compare_counts_the_change_over_common_items(tmp_path: Path) -> None:
+    base = _write_results(
+        tmp_path / "base", [_item("m", f"S{i}", 1.0 if i > 1 else 4.0) for i in range(1, 6)]
+    )
+    new = _write_results(tmp_path / "new", [_item("m", "S1", 4.0)])
+    done = llmbench("compare", base, new, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    header = next(x for x in done.stdout.splitlines() if x.startswith("| Model"))
+    assert header.endswith("| Regression |")  # the last column has a header
+    line = next(x for x in done.stdout.splitlines() if "| (all) |" in x)
+    # Over the one common item the score did not change (4 in both runs).
+    cells = [c.strip() for c in line.split("|")]
+    assert cells[5] == "+0.000" and cells[7] == "1 (5/1)"
+
+
+def test_envelope_records_checkers_and_a_missing_one_is_one_warning_line(
+    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_llmbench.code.syntax import esbuild_path
+
+    monkeypatch.setenv("LLMBENCH_ESBUILD", str(project / "no-esbuild"))
+    esbuild_path.cache_clear()
+    try:
+        result = pytester.runpytest(OFFLINE)
+    finally:
+        monkeypatch.undo()
+        esbuild_path.cache_clear()
+    result.assert_outcomes(passed=4)
+    checkers = read_leaderboard(project)["checkers"]
+    assert checkers["esbuild"] is False and checkers["python"] is True
+    warnings = [x for x in result.stdout.lines if "syntax checker(s) missing" in x]
+    assert len(warnings) == 1 and "esbuild" in warnings[0]

@@ -103,6 +103,8 @@ def test_missing_dataset_manifest(pytester: pytest.Pytester, project: Path) -> N
         (["--llm-max-retries=-1"], {}, ["--llm-max-retries", "whole number >= 0"]),
         (["--llm-cache=maybe"], {}, ["--llm-cache", "on|off|refresh|replay", "'maybe'"]),
         (["--llm-budget-usd=0"], {}, ["--llm-budget-usd", "> 0.0"]),
+        # quality (Acc + Compl)/8 is 0.25-1: a gate below 0.25 passes everything
+        (["--llm-min-score=0.1"], {}, ["--llm-min-score", ">= 0.25 and <= 1.0"]),
         (["--llm-price=openai/x=1"], {}, ["--llm-price", "MODEL=IN/OUT", "'openai/x=1'"]),
         ([], {"LLMBENCH_RESUME": "perhaps"}, ["LLMBENCH_RESUME", "true or false"]),
         (
@@ -154,3 +156,21 @@ def test_cli_wins_over_env_and_ini(
     collected.stdout.fnmatch_lines(["*-llmbench/reference]", "2 tests collected*"])
     cli = pytester.runpytest("--collect-only", "-q", "--llm-model=llmbench/echo")
     cli.stdout.fnmatch_lines(["*-llmbench/echo]", "2 tests collected*"])
+
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["no-xdist", "n2"])
+def test_a_missing_api_key_stops_the_run_before_any_call(
+    pytester: pytest.Pytester,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    xdist: list[str],
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    result = pytester.runpytest("--llm-model=llmbench/reference,anthropic/claude-x", *xdist)
+    # Alone the run stops as a usage error; under xdist the controller stops it.
+    expected = pytest.ExitCode.INTERRUPTED if xdist else pytest.ExitCode.USAGE_ERROR
+    assert result.ret == expected
+    _assert_one_line_error(result, "anthropic/claude-x", "no API key", "ANTHROPIC_API_KEY")
+    assert result.parseoutcomes().get("passed", 0) == 0  # the offline model did not run either
+    assert not (pytester.path / "reports" / "results.jsonl").exists()  # no model answered

@@ -40,8 +40,12 @@ def test_complexity_of_a_missing_path_is_one_line(capsys: pytest.CaptureFixture[
     )
 
 
-def test_datasets_table_json_and_cache(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_datasets_table_json_and_cache(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_project(tmp_path)
+    monkeypatch.delenv("LLMBENCH_CACHE_DIR", raising=False)
+    monkeypatch.chdir(tmp_path / "scenarios")  # the cache goes where the command runs
     assert main(["datasets", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].split() == [
@@ -56,7 +60,8 @@ def test_datasets_table_json_and_cache(tmp_path: Path, capsys: pytest.CaptureFix
         "high",
         "low",
     ]
-    assert list((tmp_path / ".llmbench_cache" / "complexity").glob("*.json"))
+    assert list((tmp_path / "scenarios" / ".llmbench_cache" / "complexity").glob("*.json"))
+    assert not (tmp_path / ".llmbench_cache").exists()
     assert main(["datasets", "--json", str(tmp_path / "datasets")]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert row["public_name"] == "Mini_high_low" and row["unanalysed"] == {}

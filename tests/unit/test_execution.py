@@ -233,8 +233,10 @@ def test_other_exceptions_are_not_retried() -> None:
 
 
 class _Provider(Exception):
-    def __init__(self, status: int | None, headers: dict[str, str] | None = None) -> None:
-        super().__init__(f"status {status}")
+    def __init__(
+        self, status: int | None, headers: dict[str, str] | None = None, text: str = ""
+    ) -> None:
+        super().__init__(text or f"status {status}")
         self.status_code = status
         self.litellm_response_headers = headers
 
@@ -247,6 +249,17 @@ class _Provider(Exception):
         (_Provider(503, {"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}), True, None),
         (_Provider(400), False, None),
         (_Provider(401), False, None),
+        # litellm's word for a missing OpenAI key: a 500 InternalServerError
+        (
+            type("InternalServerError", (_Provider,), {})(
+                500, text="OpenAIException - Missing credentials. Please pass an `api_key`"
+            ),
+            False,
+            None,
+        ),
+        (type("AuthenticationError", (_Provider,), {})(500), False, None),
+        (_Provider(429, text="Rate limit reached for this API key"), True, None),
+        (type("BadRequestError", (_Provider,), {})(None), False, None),
         (TimeoutError("slow"), True, None),
         (ConnectionResetError("dropped"), True, None),
         (type("APIConnectionError", (Exception,), {})("refused"), True, None),

@@ -14,6 +14,7 @@ PACKAGE = REPO / "pytest_llmbench"
 LAYERS: tuple[str, ...] = (
     "__init__",
     "errors",
+    "folders",
     "schema",
     "formats",
     "models",

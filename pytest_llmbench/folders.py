@@ -1,0 +1,32 @@
+"""The folders pytest-llmbench writes outside the report files: where the cache lives,
+and how a folder it creates is marked as its own.
+
+One rule for the cache folder: `--llm-cache-dir` (or LLMBENCH_CACHE_DIR / ini
+llm_cache_dir) when given, else `.llmbench_cache` in the folder pytest or `llmbench` was
+started from. The request cache and the complexity cache both live there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+DEFAULT_CACHE_DIR = ".llmbench_cache"
+CACHE_DIR_ENV = "LLMBENCH_CACHE_DIR"
+_GITIGNORE = "# created by pytest-llmbench automatically\n*\n"
+
+
+def default_cache_dir(here: Path) -> Path:
+    """The cache folder of a command run in `here` that has no --llm-cache-dir option."""
+    return here / (os.environ.get(CACHE_DIR_ENV) or DEFAULT_CACHE_DIR)
+
+
+def own_folder(path: Path) -> Path:
+    """Create `path` if needed; a folder created here gets a .gitignore of `*`, as pytest's
+    own cache does (a folder that already existed, e.g. a committed reports/, is left as is)."""
+    if not path.is_dir():
+        path.mkdir(parents=True, exist_ok=True)
+        ignore = path / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text(_GITIGNORE, encoding="utf-8")
+    return path
