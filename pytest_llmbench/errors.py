@@ -6,6 +6,7 @@ LLMBenchError
 └── RunError           a failure while running an item (the item becomes an error)
     ├── ModelError     a model call failed (network, provider, timeout, bad reply)
     ├── BudgetExhausted  --llm-budget-usd is spent; the item is skipped
+    ├── RunStopped     pytest stopped the run (-x, --maxfail, Ctrl-C): no new call starts
     └── JudgeError     an evaluator or grader reply could not be used
 
 Messages are one line that says what was wrong, where, and what is accepted.
@@ -63,6 +64,10 @@ class ModelError(RunError):
 
 class BudgetExhausted(RunError):
     """--llm-budget-usd is spent: no new call starts, remaining items are skipped."""
+
+
+class RunStopped(RunError):
+    """pytest will run no more items (-x, --maxfail, Ctrl-C): no new model call starts."""
 
 
 class JudgeError(RunError):

@@ -1,23 +1,30 @@
-"""The pytest plugin: options, hooks and fixtures only. The work lives in the sub-packages."""
+"""The pytest plugin: options, hooks and fixtures only. The work lives in the sub-packages.
+
+Registered as `llmbench` (`-p no:llmbench` turns it off). A run that collects no scenario
+imports nothing heavy (pydantic, jinja2, yaml, lizard, radon, litellm): those modules are
+imported inside the hooks below once a scenario file is found.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Generator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from . import hookspecs, runner
-from .airun.replay import ReplayModel, is_replay
-from .collection import ScenarioFile, is_scenario_file, register_markers
-from .execution.partition import XdistPartition, note_dist_choice
-from .execution.resume import RESUME_REASON, finished_results
-from .models.base import Model
-from .models.registry import make_model
+from .collection import CASE_KEY, ScenarioFile, is_scenario_file, register_markers
+from .fixtures import llm_complete, llm_judge, llmbench_result
 from .reporting.collector import ReportCollector
-from .reporting.writer import JSON_REPORT, RESULTS
-from .schema.results import PROPERTY_KEY, ItemResult
-from .settings import SETTINGS_KEY, Settings, add_options, resolve
+from .reporting.item_report import HtmlColumns
+from .settings import SETTINGS_KEY, Settings, add_options, resolve, settings_of
+
+if TYPE_CHECKING:
+    from .models.base import Model
+
+__all__ = ["llm_complete", "llm_judge", "llmbench_result"]
+JSON_REPORT = "report.json"  # writer.JSON_REPORT, without importing the writer
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -30,12 +37,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(wrapper=True)  # before xdist turns a bare -n into --dist=load
 def pytest_cmdline_main(config: pytest.Config) -> Generator[None, object, object]:
-    note_dist_choice(config)
+    if getattr(config.option, "numprocesses", None):  # -n given: xdist will run workers
+        from .execution.partition import note_dist_choice
+
+        note_dist_choice(config)
     return (yield)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-json-report reads its options
 def pytest_configure(config: pytest.Config) -> None:
+    from .execution.resume import finished_results
+
     settings = resolve(config)
     config.stash[SETTINGS_KEY] = settings
     register_markers(config)
@@ -43,12 +55,18 @@ def pytest_configure(config: pytest.Config) -> None:
     if owns_json_report:
         config.option.json_report = True
         config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
+    if config.pluginmanager.hasplugin("html"):
+        config.pluginmanager.register(HtmlColumns(), "llmbench-html")
     if not hasattr(config, "workerinput"):
-        previous = finished_results(settings.report_dir / RESULTS) if settings.resume else {}
+        previous = (
+            finished_results(settings.report_dir / "results.jsonl") if settings.resume else {}
+        )
         config.stash[runner.RESUMED_KEY] = set(previous)
         collector = ReportCollector(config, settings, owns_json_report, previous)
         config.pluginmanager.register(collector, "llmbench-report")
-        if config.pluginmanager.hasplugin("xdist"):
+        if getattr(config.option, "dist", "no") != "no":  # xdist runs workers
+            from .execution.partition import XdistPartition
+
             config.pluginmanager.register(XdistPartition(sorted(previous)), "llmbench-xdist")
 
 
@@ -56,34 +74,53 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     runner.start(session)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    try:
+        return (yield)
+    finally:
+        session = item.session
+        if session.shouldstop or session.shouldfail:
+            runner.stop(item.config, str(session.shouldstop or session.shouldfail))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if CASE_KEY in item.stash:
+        runner.amend_report(item, call, report)
+    return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    ended = "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else "end of the session"
+    runner.stop(session.config, str(session.shouldstop or session.shouldfail or ended))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    note = runner.stop_note(terminalreporter.config)
+    if note is not None:
+        terminalreporter.write_line(f"llmbench: {note}")
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     runner.close(config)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if is_scenario_file(file_path):
+    if is_scenario_file(file_path, settings_of(parent.config).scenario_roots):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_llmbench_make_model(name: str, settings: Settings) -> Model:
+    from .airun.replay import ReplayModel, is_replay
+    from .models.registry import make_model
+
     if is_replay(name):
         return ReplayModel(name, settings.replay_dir)
     return make_model(name, settings.api_base)
-
-
-@pytest.fixture
-def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
-    """The item's scenario x dataset x model result (run on the background loop), recorded
-    on the report."""
-    if request.node.nodeid in runner.resumed(request.config):
-        pytest.skip(RESUME_REASON)  # its stored result is already in the report
-    result = runner.run(request.node)
-    # What record_property does, without its per-item warning under junit_family=xunit2.
-    request.node.user_properties.append((PROPERTY_KEY, result.model_dump(mode="json")))
-    if result.status == "error":
-        pytest.fail(result.reason or "error", pytrace=False)  # in setup: an error, not a failure
-    if result.status == "skipped":
-        pytest.skip(result.reason or "skipped")
-    return result

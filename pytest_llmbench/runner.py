@@ -3,17 +3,20 @@ finishes, hand each item's fixture its own result, and close everything at the e
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .collection import CASE_KEY
-from .execution.engine import Engine, Job
-from .execution.partition import PARTITION_INPUT, RESUMED_INPUT, is_mine
-from .schema.results import ItemResult
+from .fixtures import PIPELINE_SECONDS
+from .reporting.item_report import attach, reason_of, result_of
 from .settings import settings_of
 
-_ENGINE_KEY = pytest.StashKey[Engine]()
+if TYPE_CHECKING:  # the engine pulls in the whole pipeline: imported once items run
+    from .execution.engine import Engine, Job
+    from .schema.results import ItemResult
+
+_ENGINE_KEY = pytest.StashKey["Engine"]()
 RESUMED_KEY = pytest.StashKey["set[str]"]()
 
 
@@ -23,6 +26,8 @@ def _workerinput(config: pytest.Config) -> dict[str, Any] | None:
 
 def engine_of(config: pytest.Config) -> Engine:
     if _ENGINE_KEY not in config.stash:
+        from .execution.engine import Engine
+
         settings = settings_of(config)
         winput = _workerinput(config) or {}
         config.stash[_ENGINE_KEY] = Engine(
@@ -37,12 +42,16 @@ def engine_of(config: pytest.Config) -> Engine:
 def resumed(config: pytest.Config) -> set[str]:
     """Items an earlier run already finished (empty unless --llm-resume)."""
     if RESUMED_KEY not in config.stash:
+        from .execution.partition import RESUMED_INPUT
+
         winput = _workerinput(config) or {}
         config.stash[RESUMED_KEY] = set(winput.get(RESUMED_INPUT, ()))
     return config.stash[RESUMED_KEY]
 
 
 def _job(item: pytest.Item) -> Job:
+    from .execution.engine import Job
+
     case, model = item.stash[CASE_KEY]
     return Job(item.nodeid, case, model)
 
@@ -52,6 +61,8 @@ def start(session: pytest.Session) -> None:
     config = session.config
     if config.option.collectonly or not any(CASE_KEY in i.stash for i in session.items):
         return
+    from .execution.partition import PARTITION_INPUT, is_mine
+
     winput = _workerinput(config)
     done = resumed(config)
     mine = [
@@ -70,8 +81,46 @@ def start(session: pytest.Session) -> None:
     engine_of(config).start(_job(item) for item in mine)
 
 
-def run(item: pytest.Item) -> ItemResult:
+def run(item: pytest.Item) -> tuple[ItemResult, float]:
+    """The item's result and the seconds its own pipeline took (not the wait for it)."""
     return engine_of(item.config).result(_job(item))
+
+
+def unrun_result(item: pytest.Item, reason: str, skipped: bool) -> ItemResult:
+    """The result of an item pytest reported without the pipeline's result."""
+    from .execution.engine import unrun
+
+    return unrun(_job(item), reason, "skipped" if skipped else "error")
+
+
+def amend_report(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+    """A scenario item's report as pytest's own tools expect it: its own pipeline time
+    (--durations, JUnit), a reason the short summary shows, and always a result."""
+    if call.when == "setup" and PIPELINE_SECONDS in item.stash:
+        report.duration = item.stash[PIPELINE_SECONDS]
+        del item.stash[PIPELINE_SECONDS]
+    if report.failed and call.excinfo is not None and isinstance(report.longrepr, str):
+        # pytest.fail(pytrace=False) leaves a bare string: keep it an exception repr (no
+        # traceback either way) so that `FAILED ... - reason` names the reason.
+        report.longrepr = call.excinfo.getrepr(style="value")
+    settled = report.when == "call" or not report.passed
+    if settled and result_of(report) is None and item.nodeid not in resumed(item.config):
+        # e.g. pytest-timeout, a skip marker: the item is recorded all the same, with the reason.
+        result = unrun_result(item, reason_of(report), report.skipped)
+        attach(item, result.model_dump(mode="json"), report)
+
+
+def stop(config: pytest.Config, reason: str) -> None:
+    """pytest will run no more items (-x, --maxfail, Ctrl-C, end of session): start no new
+    model call and cancel the pipelines still pending."""
+    engine = config.stash.get(_ENGINE_KEY, None)
+    if engine is not None:
+        engine.stop(reason)
+
+
+def stop_note(config: pytest.Config) -> str | None:
+    engine = config.stash.get(_ENGINE_KEY, None)
+    return engine.stop_note() if engine is not None else None
 
 
 def close(config: pytest.Config) -> None:

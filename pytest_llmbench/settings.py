@@ -16,9 +16,7 @@ from typing import Any
 
 import pytest
 
-from .airun.replay import REPLAY, is_replay, published_model
 from .judging.formulas import FORMULAS
-from .models.registry import OFFLINE_PREFIX, builtin_names, is_builtin, is_offline
 from .schema.vocabulary import CACHE_MODES, CacheMode
 
 DEFAULT_MODEL = "llmbench/reference"
@@ -59,10 +57,16 @@ def _float_between(
 
 
 def _builtin_names() -> list[str]:
+    from .airun.replay import REPLAY
+    from .models.registry import builtin_names
+
     return sorted([*builtin_names(), f"{REPLAY}[/<Model>]"])
 
 
 def _model_name(text: str) -> str:
+    from .airun.replay import is_replay
+    from .models.registry import is_builtin, is_offline
+
     name = str(text).strip()
     if not name or any(c.isspace() for c in name):
         raise argparse.ArgumentTypeError(
@@ -302,6 +306,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "MODEL=MODE, repeat or comma-separate. Default: auto",
         many=True,
     ),
+    # new option: scenarios
+    OptionSpec(
+        "scenarios",
+        _text,
+        ["scenarios"],
+        "folders holding scenarios (<folder>/<category>/<Id>.yaml), relative to the rootdir; "
+        "a YAML file outside them is never read. Repeat or comma-separate. Default: scenarios",
+        many=True,
+    ),
     OptionSpec(
         "replay_dir",
         _text,
@@ -337,6 +350,8 @@ class Settings:
     replay_dir: Path | None = None
     # model -> auto | native | text; the key "" is the default for every other model
     tool_protocols: dict[str, str] = field(default_factory=dict)
+    # new option: scenarios (absolute; given relative to the rootdir)
+    scenario_roots: tuple[Path, ...] = ()
 
     def tool_protocol(self, model: str) -> str:
         return self.tool_protocols.get(model, self.tool_protocols.get("", "auto"))
@@ -411,6 +426,9 @@ def _value(config: pytest.Config, spec: OptionSpec) -> Any:
 
 
 def resolve(config: pytest.Config) -> Settings:
+    from .airun.replay import is_replay, published_model
+    from .models.registry import OFFLINE_PREFIX, is_offline
+
     values = {spec.name: _value(config, spec) for spec in OPTIONS}
     for judge in values["judge"] + [values["grader"]] * (values["grader"] is not None):
         if is_offline(judge):
@@ -454,4 +472,5 @@ def resolve(config: pytest.Config) -> Settings:
         prices={model: (per_in, per_out) for model, per_in, per_out in values["price"]},
         tool_protocols=dict(values["tool_protocol"]),
         replay_dir=replay_dir,
+        scenario_roots=tuple(config.rootpath / root for root in values["scenarios"]),
     )

@@ -2,7 +2,9 @@
 
 Registered on the controller only (never on an xdist worker): workers attach results
 to their test reports, and xdist replays every report here through
-pytest_runtest_logreport.
+pytest_runtest_logreport. Every item pytest reports is kept with pytest's outcome; a
+rerun (pytest-rerunfailures) replaces the earlier result. Imports stay light: this runs
+in every pytest run, with or without benchmark items.
 """
 
 from __future__ import annotations
@@ -14,11 +16,8 @@ from typing import Any
 
 import pytest
 
-from ..schema.results import PROPERTY_KEY
 from ..settings import Settings
-from . import markdown
-from .usage import usage_lines
-from .writer import ResultsFile, publish
+from .item_report import calls_of, outcome_of, result_of
 
 
 class ReportCollector:
@@ -34,25 +33,37 @@ class ReportCollector:
         # True when we switched pytest-json-report on ourselves (the user did not ask for it).
         self.owns_json_report = owns_json_report
         self.items: dict[str, dict[str, Any]] = {}
-        results = ResultsFile(settings.report_dir)
-        self.results_file: ResultsFile | None = results
+        self.results_file: Any = None  # a writer.ResultsFile once the first result comes
+        self.closed = False
+        self.rewrite = False  # an item's result was replaced: results.jsonl is written anew
         self.document: dict[str, Any] | None = None
+        self.calls: list[dict[str, Any]] = []  # calls of ordinary tests (llm_complete, ...)
+        self.resumed = set(resumed or {})
         # --llm-resume: results finished by an earlier run count, and stay in results.jsonl.
-        for nodeid, result in (resumed or {}).items():
-            self.items[nodeid] = result
-            results.append(result)
+        for result in (resumed or {}).values():
+            self._keep(result)
+
+    def _keep(self, result: dict[str, Any]) -> None:
+        nodeid = result["nodeid"]
+        self.rewrite = self.rewrite or nodeid in self.items
+        self.items[nodeid] = result
+        if self.closed or self.rewrite:
+            return
+        if self.results_file is None:
+            from .writer import ResultsFile
+
+            self.results_file = ResultsFile(self.settings.report_dir)
+        self.results_file.append(result)
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.nodeid in self.items:
+        if report.when == "teardown":
+            self.calls += calls_of(report)
+        value, outcome = result_of(report), outcome_of(report)
+        if value is None or outcome is None or report.nodeid in self.resumed:
             return
-        for key, value in report.user_properties:
-            if key == PROPERTY_KEY and isinstance(value, dict):
-                finished = datetime.now(UTC).isoformat(timespec="microseconds")
-                result = {**value, "nodeid": report.nodeid, "finished_utc": finished}
-                self.items[report.nodeid] = result
-                if self.results_file is not None:
-                    self.results_file.append(result)
+        finished = datetime.now(UTC).isoformat(timespec="microseconds")
+        self._keep({**value, "nodeid": report.nodeid, "outcome": outcome, "finished_utc": finished})
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -63,11 +74,16 @@ class ReportCollector:
         if self.results_file is not None:
             self.results_file.close()
             self.results_file = None
+        if self.rewrite and not self.closed:
+            from .writer import write_results
+
+            write_results(self.settings.report_dir, list(self.items.values()))
+        self.closed = True
         if not self.items or self.document is not None:
             return
-        settings = {
-            k: str(v) if isinstance(v, Path) else v for k, v in asdict(self.settings).items()
-        }
+        from .writer import publish
+
+        settings = {k: _plain(v) for k, v in asdict(self.settings).items()}
         self.document = publish(
             self.settings.report_dir,
             list(self.items.values()),
@@ -89,12 +105,26 @@ class ReportCollector:
             self.config.option.json_report_file = None
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if self.document is None:
+        if self.document is None and not self.calls:
             return
-        terminalreporter.section("llmbench leaderboard")
-        for line in markdown.model_table(self.document["leaderboard"]):
-            terminalreporter.write_line(line)
-        terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
+        from . import markdown
+        from .usage import usage_lines
+
+        if self.document is not None:
+            terminalreporter.section("llmbench leaderboard")
+            for line in markdown.model_table(self.document["leaderboard"]):
+                terminalreporter.write_line(line)
+            terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
         terminalreporter.section("llmbench usage")
-        for line in usage_lines(list(self.items.values())):
+        ordinary = [{"attempts": [{"calls": self.calls}]}] if self.calls else []
+        for line in usage_lines([*self.items.values(), *ordinary]):
             terminalreporter.write_line(line)
+
+
+def _plain(value: Any) -> Any:
+    """A setting as JSON can hold it: paths as text."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, tuple) and any(isinstance(v, Path) for v in value):
+        return [str(v) for v in value]
+    return value

@@ -17,6 +17,7 @@ from .vocabulary import (
     GradeMethod,
     ItemStatus,
     Metric,
+    Outcome,
     ReportForm,
     Role,
     ToolOutcome,
@@ -24,7 +25,6 @@ from .vocabulary import (
 
 # 2: dialog results (AttemptResult.dialog) and tool calls on CallRecord.
 SCHEMA_VERSION = 2
-PROPERTY_KEY = "llmbench"
 
 
 class Schema(BaseModel):
@@ -293,6 +293,9 @@ class ItemResult(Schema):
     model: str
     complexity: dict[str, float | str | int | None] = Field(default_factory=dict)
     status: ItemStatus
+    outcome: Outcome | None = Field(
+        default=None, description="pytest's outcome of the item (after any rerun)"
+    )
     reason: str | None = Field(
         default=None, description="why the item is unscored, errored or skipped"
     )
