@@ -48,13 +48,17 @@ def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
     return result
 
 
+_CALLS_KEY = pytest.StashKey["list[dict[str, Any]]"]()
+
+
 def _recorder(request: pytest.FixtureRequest) -> Callable[[Sequence[CallRecord]], None]:
-    """Keep the test's calls on its report, for the run's usage summary."""
-    calls: list[dict[str, Any]] = []
+    """Keep the test's calls (of every fixture) on its report, for the run's usage summary."""
+    item = request.node
+    calls = item.stash.setdefault(_CALLS_KEY, [])
 
     def record(new: Sequence[CallRecord]) -> None:
         calls.extend(c.model_dump(mode="json") for c in new)
-        props = request.node.user_properties
+        props = item.user_properties
         props[:] = [p for p in props if p[0] != CALLS_KEY]
         props.append((CALLS_KEY, json.dumps(calls)))
 
