@@ -269,12 +269,11 @@ def test_reports_of_the_ecosystem_show_the_scores(
     assert json.loads(props["llmbench"] or "")["model"] == props["model"]
     html = (pytester.path / "report.html").read_text()
     assert "<th>Score</th>" in html or "&lt;th&gt;Score&lt;/th&gt;" in html
-    # Each item's own pipeline time: mine/a items take >= 0.4 s, echo items next to none.
+    # Each item's own pipeline time: both mine/a items take >= 0.4 s (not only the first,
+    # whose setup used to wait for every pipeline started with it).
     durations = [line for line in result.stdout.lines if "setup" in line and "[" in line]
     slow = [float(line.split("s")[0]) for line in durations if "mine/a" in line]
-    fast = [float(line.split("s")[0]) for line in durations if "llmbench/echo" in line]
     assert len(slow) == 2 and min(slow) >= 0.35, durations
-    assert len(fast) <= 2 and all(t < 0.3 for t in fast), durations
 
 
 # 8. Fixtures for ordinary tests ---------------------------------------------------------
