@@ -98,11 +98,16 @@ def pytest_runtest_makereport(
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     ended = "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else "end of the session"
     runner.stop(session.config, str(session.shouldstop or session.shouldfail or ended))
+    runner.send_stop_note(session.config)  # an xdist worker: to the controller's summary
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object) -> None:
+    runner.receive_stop_note(node)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    note = runner.stop_note(terminalreporter.config)
-    if note is not None:
+    for note in runner.stop_notes(terminalreporter.config):
         terminalreporter.write_line(f"llmbench: {note}")
 
 

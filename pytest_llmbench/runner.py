@@ -118,9 +118,29 @@ def stop(config: pytest.Config, reason: str) -> None:
         engine.stop(reason)
 
 
-def stop_note(config: pytest.Config) -> str | None:
+_NOTES_KEY = pytest.StashKey["list[str]"]()
+_NOTE_OUTPUT = "llmbench_stop_note"
+
+
+def stop_notes(config: pytest.Config) -> list[str]:
+    """What stopping cancelled, in this process and in the xdist workers that have ended."""
     engine = config.stash.get(_ENGINE_KEY, None)
-    return engine.stop_note() if engine is not None else None
+    own = engine.stop_note() if engine is not None else None
+    return [*config.stash.get(_NOTES_KEY, []), *([own] if own else [])]
+
+
+def send_stop_note(config: pytest.Config) -> None:
+    output = getattr(config, "workeroutput", None)
+    engine = config.stash.get(_ENGINE_KEY, None)
+    note = engine.stop_note() if engine is not None else None
+    if output is not None and note:
+        output[_NOTE_OUTPUT] = f"{config.workerinput['workerid']}: {note}"  # type: ignore[attr-defined]
+
+
+def receive_stop_note(node: Any) -> None:
+    note = getattr(node, "workeroutput", {}).get(_NOTE_OUTPUT)
+    if note:
+        node.config.stash.setdefault(_NOTES_KEY, []).append(note)
 
 
 def close(config: pytest.Config) -> None:
