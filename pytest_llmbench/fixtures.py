@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     from .schema.results import CallRecord, ItemResult
     from .tasks.freeform import Judged
 
-PIPELINE_SECONDS = pytest.StashKey[float]()
-
 
 @pytest.fixture
 def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
@@ -39,7 +37,7 @@ def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
     if item.nodeid in runner.resumed(request.config):
         pytest.skip(RESUME_REASON)  # its stored result is already in the report
     result, seconds = runner.run(item)
-    item.stash[PIPELINE_SECONDS] = seconds
+    item.stash[runner.PIPELINE_SECONDS] = seconds
     attach(item, result.model_dump(mode="json"))
     if result.status == "error":
         pytest.fail(result.reason or "error", pytrace=False)  # in setup: an error, not a failure

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .collection import CASE_KEY
-from .fixtures import PIPELINE_SECONDS
 from .reporting.item_report import attach, reason_of, result_of
 from .settings import settings_of
 
@@ -18,6 +17,7 @@ if TYPE_CHECKING:  # the engine pulls in the whole pipeline: imported once items
 
 _ENGINE_KEY = pytest.StashKey["Engine"]()
 RESUMED_KEY = pytest.StashKey["set[str]"]()
+PIPELINE_SECONDS = pytest.StashKey[float]()  # the item's own pipeline time, for its report
 
 
 def _workerinput(config: pytest.Config) -> dict[str, Any] | None:
