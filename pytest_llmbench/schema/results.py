@@ -1,7 +1,8 @@
 """The per-item result schema, versioned. Every field is documented where it is defined.
 
-An item's result travels from the worker to the controller as a JSON-able dict in the
-test report's user_properties (key "llmbench"); the controller appends it to
+An item's result travels from the worker to the controller as JSON text in the test
+report's user_properties (key "llmbench", which JUnit XML shows as it is); the controller
+appends it to
 `results.jsonl` and aggregates the leaderboard from those dicts.
 """
 
