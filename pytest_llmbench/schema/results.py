@@ -2,8 +2,7 @@
 
 An item's result travels from the worker to the controller as JSON text in the test
 report's user_properties (key "llmbench", which JUnit XML shows as it is); the controller
-appends it to
-`results.jsonl` and aggregates the leaderboard from those dicts.
+appends it to `results.jsonl` and aggregates the leaderboard from those dicts.
 """
 
 from __future__ import annotations
