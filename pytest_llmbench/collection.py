@@ -1,7 +1,8 @@
 """Scenario files become pytest items: one per scenario x dataset x model.
 
-A YAML file at `<root>/scenarios/<category>/<Id>.yaml` is a scenario; its datasets are
-looked up in the sibling `<root>/datasets/`. Each item is a pytest Function named
+A YAML file at `<scenarios>/<category>/<Id>.yaml`, where `<scenarios>` is one of the roots
+of `llm_scenarios` (default `scenarios`, relative to the rootdir), is a scenario; its
+datasets are looked up in the root's sibling `datasets/`. No other YAML file is read. Each item is a pytest Function named
 `test_scenario[<Scenario>-<Dataset>-<model>]` whose `llmbench_result` fixture runs the
 pipeline, marked with its category and its dataset's complexity and size buckets.
 """
@@ -10,19 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .code.complexity import Complexity, cached_measure
 from .errors import FormatError
 from .formats.categories import CATEGORIES
-from .formats.dataset import Dataset, DatasetIndex
-from .formats.scenario import load_scenario
 from .judging.formulas import quality
-from .schema.results import ItemResult
 from .settings import settings_of
-from .tasks.case import Case
+
+if TYPE_CHECKING:  # heavy (pydantic, yaml, jinja2, lizard): imported once a scenario is found
+    from .code.complexity import Complexity
+    from .formats.dataset import Dataset, DatasetIndex
+    from .schema.results import ItemResult
+    from .tasks.case import Case  # noqa: F401 (in the stash key's type)
 
 CASE_KEY = pytest.StashKey["tuple[Case, str]"]()
 _INDEXES_KEY = pytest.StashKey["dict[Path, DatasetIndex]"]()
@@ -30,8 +32,9 @@ _COMPLEXITY_KEY = pytest.StashKey["dict[str, Complexity]"]()
 BUCKETS = ("low", "avg", "high")
 
 
-def is_scenario_file(path: Path) -> bool:
-    return path.suffix in (".yaml", ".yml") and path.parent.parent.name == "scenarios"
+def is_scenario_file(path: Path, roots: tuple[Path, ...]) -> bool:
+    """`<root>/<category>/<Id>.yaml` under one of the configured roots (--llm-scenarios)."""
+    return path.suffix in (".yaml", ".yml") and path.parent.parent in roots
 
 
 def register_markers(config: pytest.Config) -> None:
@@ -47,6 +50,8 @@ def register_markers(config: pytest.Config) -> None:
 def dataset_complexity(config: pytest.Config, dataset: Dataset) -> Complexity:
     """Measured once per dataset content, however many items use it; kept across runs
     under `<cache dir>/complexity/` (--llm-cache-dir, see folders.py)."""
+    from .code.complexity import cached_measure
+
     cache = config.stash.setdefault(_COMPLEXITY_KEY, {})
     key = dataset.content_hash
     if key not in cache:
@@ -55,6 +60,8 @@ def dataset_complexity(config: pytest.Config, dataset: Dataset) -> Complexity:
 
 
 def _dataset_index(config: pytest.Config, scenario_path: Path) -> DatasetIndex:
+    from .formats.dataset import DatasetIndex
+
     root = scenario_path.parent.parent.parent / "datasets"
     indexes = config.stash.setdefault(_INDEXES_KEY, {})
     if root not in indexes:
@@ -77,6 +84,16 @@ def test_scenario(llmbench_result: ItemResult, request: pytest.FixtureRequest) -
 
 
 class ScenarioItem(pytest.Function):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # pytest >= 9 keeps a structured id beside the string one. Built from the name it has
+        # no params, while ids read back (--lf, --ff, --nf, --sw cache files, node-id
+        # arguments) are parsed from the string into name + [params]: use the parsed form so
+        # both compare equal. pytest 8 keeps only the string.
+        structured = getattr(self, "_id", None)
+        if structured is not None and hasattr(type(structured), "parse"):
+            self._id = type(structured).parse(str(structured))
+
     def reportinfo(self) -> tuple[Path, int | None, str]:
         # A line number (0: the file's top) is required by node.warn() (e.g. from junitxml)
         # and when a fixture skips the item (resume, budget).
@@ -85,6 +102,9 @@ class ScenarioItem(pytest.Function):
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
+        from .formats.scenario import load_scenario
+        from .tasks.case import Case  # noqa: F401 (in the stash key's type)
+
         scenario = load_scenario(self.path, _dataset_index(self.config, self.path))
         for dataset in scenario.datasets or (None,):
             figures = dataset_complexity(self.config, dataset) if dataset else None

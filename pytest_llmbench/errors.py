@@ -18,8 +18,10 @@ LLMBenchError      the base; the `llmbench` command prints any of them as one li
     │                    execution/retry.py tries a retryable one again, then raises it
     │                    saying how many retries it gave up after; tasks/dialog.py switches
     │                    to the text tool protocol when a provider rejects native tools.
-    └── BudgetExhausted  --llm-budget-usd is spent (execution/managed.py); the engine
-                         reports the item as skipped (execution/engine.py)
+    ├── BudgetExhausted  --llm-budget-usd is spent (execution/managed.py); the engine
+    │                    reports the item as skipped (execution/engine.py)
+    └── RunStopped       pytest stopped the run (-x, --maxfail, Ctrl-C): no new call
+                         starts (execution/managed.py); pending items are cancelled
 """
 
 from __future__ import annotations
@@ -74,3 +76,8 @@ class ModelError(RunError):
 
 class BudgetExhausted(RunError):
     """--llm-budget-usd is spent: no new call starts, remaining items are skipped."""
+
+
+
+class RunStopped(RunError):
+    """pytest will run no more items (-x, --maxfail, Ctrl-C): no new model call starts."""

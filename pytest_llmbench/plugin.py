@@ -1,25 +1,31 @@
-"""The pytest plugin: options, hooks and fixtures only. The work lives in the sub-packages."""
+"""The pytest plugin: options, hooks and fixtures only. The work lives in the sub-packages.
+
+Registered as `llmbench` (`-p no:llmbench` turns it off). A run that collects no scenario
+imports nothing heavy (pydantic, jinja2, yaml, lizard, radon, litellm): those modules are
+imported inside the hooks below once a scenario file is found.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Generator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from . import hookspecs, runner
-from .airun.replay import ReplayModel, is_replay
-from .collection import ScenarioFile, is_scenario_file, register_markers
-from .errors import FormatError
-from .execution.partition import XdistPartition, note_dist_choice
-from .execution.resume import RESUME_REASON, Resumed, finished_results
-from .models.base import Model
-from .models.registry import make_model
+from .collection import CASE_KEY, ScenarioFile, is_scenario_file, register_markers
+from .fixtures import llm_complete, llm_judge, llmbench_result
 from .reporting.collector import ReportCollector
-from .reporting.writer import JSON_REPORT, RESULTS, folder_problem, report_dir_problem
-from .schema.results import PROPERTY_KEY, ItemResult
-from .settings import SETTINGS_KEY, Settings, add_options, resolve
+from .reporting.item_report import HtmlColumns
+from .settings import SETTINGS_KEY, Settings, add_options, resolve, settings_of
 
+if TYPE_CHECKING:
+    from .execution.resume import Resumed
+    from .models.base import Model
+
+__all__ = ["llm_complete", "llm_judge", "llmbench_result"]
+JSON_REPORT = "report.json"  # writer.JSON_REPORT, without importing the writer
 _JSON_REPORT_DEFAULT = ".report.json"  # pytest-json-report's default --json-report-file
 
 
@@ -33,7 +39,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(wrapper=True)  # before xdist turns a bare -n into --dist=load
 def pytest_cmdline_main(config: pytest.Config) -> Generator[None, object, object]:
-    note_dist_choice(config)
+    if getattr(config.option, "numprocesses", None):  # -n given: xdist will run workers
+        from .execution.partition import note_dist_choice
+
+        note_dist_choice(config)
     return (yield)
 
 
@@ -51,31 +60,41 @@ def pytest_configure(config: pytest.Config) -> None:
             config.option.json_report_file = str(settings.report_dir / JSON_REPORT)
         else:
             owns_json_report = False
+    if config.pluginmanager.hasplugin("html"):
+        config.pluginmanager.register(HtmlColumns(), "llmbench-html")
     if not hasattr(config, "workerinput"):
         previous = _resumed(settings)
-        _check_folders(settings)
+        if any(root.is_dir() for root in settings.scenario_roots):
+            _check_folders(settings)  # a project without scenarios is left alone
         config.stash[runner.RESUMED_KEY] = set(previous.results)
         collector = ReportCollector(
             config, settings, owns_json_report, previous.results, previous.warnings
         )
         config.pluginmanager.register(collector, "llmbench-report")
-        if config.pluginmanager.hasplugin("xdist"):
+        if getattr(config.option, "dist", "no") != "no":  # xdist runs workers
+            from .execution.partition import XdistPartition
+
             partition = XdistPartition(sorted(previous.results))
             config.pluginmanager.register(partition, "llmbench-xdist")
 
 
 def _resumed(settings: Settings) -> Resumed:
     """What --llm-resume takes over; a results.jsonl that cannot be read is one usage error."""
+    from .errors import FormatError
+    from .execution.resume import Resumed, finished_results
+
     if not settings.resume:
         return Resumed()
     try:
-        return finished_results(settings.report_dir / RESULTS)
+        return finished_results(settings.report_dir / "results.jsonl")
     except FormatError as exc:
         raise pytest.UsageError(f"--llm-resume: {exc}") from None
 
 
 def _check_folders(settings: Settings) -> None:
     """The report dir (and the cache dir, when used) before any call: one line if unusable."""
+    from .reporting.writer import folder_problem, report_dir_problem
+
     problem = report_dir_problem(settings.report_dir)
     if problem is not None:
         raise pytest.UsageError(f"--llm-report-dir: {problem}")
@@ -88,34 +107,58 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     runner.start(session)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    try:
+        return (yield)
+    finally:
+        session = item.session
+        if session.shouldstop or session.shouldfail:
+            runner.stop(item.config, str(session.shouldstop or session.shouldfail))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if CASE_KEY in item.stash:
+        runner.amend_report(item, call, report)
+    return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    ended = "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else "end of the session"
+    runner.stop(session.config, str(session.shouldstop or session.shouldfail or ended))
+    runner.send_stop_note(session.config)  # an xdist worker: to the controller's summary
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object) -> None:
+    runner.receive_stop_note(node)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for note in runner.stop_notes(terminalreporter.config):
+        terminalreporter.write_line(f"llmbench: {note}")
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     runner.close(config)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if is_scenario_file(file_path):
+    if is_scenario_file(file_path, settings_of(parent.config).scenario_roots):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_llmbench_make_model(name: str, settings: Settings) -> Model:
+    from .airun.replay import ReplayModel, is_replay
+    from .models.registry import make_model
+
     if is_replay(name):
         return ReplayModel(name, settings.replay_dir)
     return make_model(name, settings.api_base)
-
-
-@pytest.fixture
-def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
-    """The item's scenario x dataset x model result (run on the background loop), recorded
-    on the report."""
-    if request.node.nodeid in runner.resumed(request.config):
-        pytest.skip(RESUME_REASON)  # its stored result is already in the report
-    result = runner.run(request.node)
-    # What record_property does, without its per-item warning under junit_family=xunit2.
-    request.node.user_properties.append((PROPERTY_KEY, result.model_dump(mode="json")))
-    if result.status == "error":
-        pytest.fail(result.reason or "error", pytrace=False)  # in setup: an error, not a failure
-    if result.status == "skipped":
-        pytest.skip(result.reason or "skipped")
-    return result

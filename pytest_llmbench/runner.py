@@ -4,21 +4,24 @@ finishes, hand each item's fixture its own result, and close everything at the e
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from .collection import CASE_KEY
 from .errors import ConfigError
-from .execution.engine import Engine, Job
-from .execution.partition import PARTITION_INPUT, RESUMED_INPUT, SLOTS_INPUT, is_mine
-from .schema.results import ItemResult
+from .reporting.item_report import attach, reason_of, result_of
 from .settings import settings_of
 
-_ENGINE_KEY = pytest.StashKey[Engine]()
+if TYPE_CHECKING:  # the engine pulls in the whole pipeline: imported once items run
+    from .execution.engine import Engine, Job
+    from .schema.results import ItemResult
+
+_ENGINE_KEY = pytest.StashKey["Engine"]()
 RESUMED_KEY = pytest.StashKey["set[str]"]()
 # Why this process may not start model calls (a missing API key), once known.
 _STOPPED_KEY = pytest.StashKey[str]()
+PIPELINE_SECONDS = pytest.StashKey[float]()  # the item's own pipeline time, for its report
 
 
 def _workerinput(config: pytest.Config) -> dict[str, Any] | None:
@@ -27,6 +30,9 @@ def _workerinput(config: pytest.Config) -> dict[str, Any] | None:
 
 def engine_of(config: pytest.Config) -> Engine:
     if _ENGINE_KEY not in config.stash:
+        from .execution.engine import Engine
+        from .execution.partition import SLOTS_INPUT
+
         settings = settings_of(config)
         winput = _workerinput(config) or {}
         config.stash[_ENGINE_KEY] = Engine(
@@ -42,12 +48,16 @@ def engine_of(config: pytest.Config) -> Engine:
 def resumed(config: pytest.Config) -> set[str]:
     """Items an earlier run already finished (empty unless --llm-resume)."""
     if RESUMED_KEY not in config.stash:
+        from .execution.partition import RESUMED_INPUT
+
         winput = _workerinput(config) or {}
         config.stash[RESUMED_KEY] = set(winput.get(RESUMED_INPUT, ()))
     return config.stash[RESUMED_KEY]
 
 
 def _job(item: pytest.Item) -> Job:
+    from .execution.engine import Job
+
     case, model = item.stash[CASE_KEY]
     return Job(item.nodeid, case, model)
 
@@ -57,6 +67,8 @@ def start(session: pytest.Session) -> None:
     config = session.config
     if config.option.collectonly or not any(CASE_KEY in i.stash for i in session.items):
         return
+    from .execution.partition import PARTITION_INPUT, is_mine
+
     winput = _workerinput(config)
     done = resumed(config)
     mine = [
@@ -79,7 +91,7 @@ def start(session: pytest.Session) -> None:
     models = [*settings.models, *settings.judges, *([settings.grader] if settings.grader else [])]
     try:
         engine.check_credentials([*(job.model for job in jobs), *(models if jobs else [])])
-    except ConfigError as exc:
+    except ConfigError as exc:  # a missing API key
         if winput is None:
             pytest.exit(f"llmbench: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
         # An xdist worker cannot exit on its own: it stops after its first item, which
@@ -89,11 +101,69 @@ def start(session: pytest.Session) -> None:
     engine.start(jobs)
 
 
-def run(item: pytest.Item) -> ItemResult:
+def run(item: pytest.Item) -> tuple[ItemResult, float]:
+    """The item's result and the seconds its own pipeline took (not the wait for it)."""
     stopped = item.config.stash.get(_STOPPED_KEY, None)
     if stopped:
         pytest.fail(stopped, pytrace=False)
     return engine_of(item.config).result(_job(item))
+
+
+def unrun_result(item: pytest.Item, reason: str, skipped: bool) -> ItemResult:
+    """The result of an item pytest reported without the pipeline's result."""
+    from .execution.engine import unrun
+
+    return unrun(_job(item), reason, "skipped" if skipped else "error")
+
+
+def amend_report(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+    """A scenario item's report as pytest's own tools expect it: its own pipeline time
+    (--durations, JUnit), a reason the short summary shows, and always a result."""
+    if call.when == "setup" and PIPELINE_SECONDS in item.stash:
+        report.duration = item.stash[PIPELINE_SECONDS]
+        del item.stash[PIPELINE_SECONDS]
+    if report.failed and call.excinfo is not None and isinstance(report.longrepr, str):
+        # pytest.fail(pytrace=False) leaves a bare string: keep it an exception repr (no
+        # traceback either way) so that `FAILED ... - reason` names the reason.
+        report.longrepr = call.excinfo.getrepr(style="value")
+    settled = report.when == "call" or not report.passed
+    if settled and result_of(report) is None and item.nodeid not in resumed(item.config):
+        # e.g. pytest-timeout, a skip marker: the item is recorded all the same, with the reason.
+        result = unrun_result(item, reason_of(report), report.skipped)
+        attach(item, result.model_dump(mode="json"), report)
+
+
+def stop(config: pytest.Config, reason: str) -> None:
+    """pytest will run no more items (-x, --maxfail, Ctrl-C, end of session): start no new
+    model call and cancel the pipelines still pending."""
+    engine = config.stash.get(_ENGINE_KEY, None)
+    if engine is not None:
+        engine.stop(reason)
+
+
+_NOTES_KEY = pytest.StashKey["list[str]"]()
+_NOTE_OUTPUT = "llmbench_stop_note"
+
+
+def stop_notes(config: pytest.Config) -> list[str]:
+    """What stopping cancelled, in this process and in the xdist workers that have ended."""
+    engine = config.stash.get(_ENGINE_KEY, None)
+    own = engine.stop_note() if engine is not None else None
+    return [*config.stash.get(_NOTES_KEY, []), *([own] if own else [])]
+
+
+def send_stop_note(config: pytest.Config) -> None:
+    output = getattr(config, "workeroutput", None)
+    engine = config.stash.get(_ENGINE_KEY, None)
+    note = engine.stop_note() if engine is not None else None
+    if output is not None and note:
+        output[_NOTE_OUTPUT] = f"{config.workerinput['workerid']}: {note}"  # type: ignore[attr-defined]
+
+
+def receive_stop_note(node: Any) -> None:
+    note = getattr(node, "workeroutput", {}).get(_NOTE_OUTPUT)
+    if note:
+        node.config.stash.setdefault(_NOTES_KEY, []).append(note)
 
 
 def close(config: pytest.Config) -> None:

@@ -21,10 +21,8 @@ from typing import Any, Literal
 
 import pytest
 
-from .airun.replay import REPLAY, is_replay, published_model
 from .folders import DEFAULT_CACHE_DIR
 from .judging.formulas import FORMULAS
-from .models.registry import OFFLINE_PREFIX, builtin_names, is_builtin, is_offline
 from .schema.vocabulary import CACHE_MODES, CacheMode
 
 DEFAULT_MODEL = "llmbench/reference"
@@ -67,10 +65,16 @@ def _float_between(
 
 
 def _builtin_names() -> list[str]:
+    from .airun.replay import REPLAY
+    from .models.registry import builtin_names
+
     return sorted([*builtin_names(), f"{REPLAY}[/<Model>]"])
 
 
 def _model_name(text: str) -> str:
+    from .airun.replay import is_replay
+    from .models.registry import is_builtin, is_offline
+
     name = str(text).strip()
     if not name or any(c.isspace() for c in name):
         raise argparse.ArgumentTypeError(
@@ -280,6 +284,10 @@ class Settings:
         help="how dialog scenarios offer their tools: `native` (function calling), `text` (JSON "
         "commands) or `auto` (native, text when the provider rejects tools); `MODE` or "
         "`MODEL=MODE`, repeat or comma-separate")  # fmt: skip
+    scenario_roots: tuple[Path, ...] = option(
+        "scenarios", _text, ["scenarios"], many=True, convert=tuple,
+        help="folders holding scenarios (`<folder>/<category>/<Id>.yaml`), relative to the "
+        "rootdir; a YAML file outside them is never read. Repeat or comma-separate")  # fmt: skip
 
     def tool_protocol(self, model: str) -> str:
         return self.tool_protocols.get(model, self.tool_protocols.get("", "auto"))
@@ -373,6 +381,8 @@ def _settled(config: pytest.Config, spec: OptionSpec, value: Any) -> Any:
 
 
 def _check_judges(judges: tuple[str, ...], grader: str | None) -> None:
+    from .models.registry import OFFLINE_PREFIX, is_offline
+
     for judge in [*judges, *([grader] if grader is not None else [])]:
         if is_offline(judge):
             raise pytest.UsageError(
@@ -386,6 +396,8 @@ def _check_judges(judges: tuple[str, ...], grader: str | None) -> None:
 
 
 def _check_replays(models: tuple[str, ...], replay_dir: Path | None) -> None:
+    from .airun.replay import is_replay, published_model
+
     for model in models:
         if is_replay(model):
             try:
@@ -403,6 +415,7 @@ def resolve(config: pytest.Config) -> Settings:
     values = {name: _settled(config, spec, _value(config, spec)) for name, spec in _DECLARED}
     _check_judges(values["judges"], values["grader"])
     _check_replays(values["models"], values["replay_dir"])
+    values["scenario_roots"] = tuple(config.rootpath / r for r in values["scenario_roots"])
     return Settings(**{**values, "grader": _grader(values["grader"], values["judges"])})
 
 

@@ -9,6 +9,7 @@ is started when its fixture asks.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
@@ -18,6 +19,7 @@ from pathlib import Path
 from ..judging.judge import JudgeSetup
 from ..models.base import Model
 from ..schema.results import ItemResult
+from ..schema.vocabulary import ItemStatus
 from ..settings import Settings
 from ..tasks.case import Case, Generation
 from ..tasks.pipeline import run_item, summarise
@@ -66,7 +68,11 @@ class Engine:
                 settings.report_dir, run_id or uuid.uuid4().hex, settings.budget_usd
             )
         self._models: dict[str, Model] = {}
-        self._futures: dict[str, Future[ItemResult]] = {}
+        self._futures: dict[str, Future[tuple[ItemResult, float]]] = {}
+        self._states: dict[str, ItemState] = {}
+        self._given: set[str] = set()  # items whose result was handed out (a rerun asks again)
+        self._stop_reason: str | None = None
+        self._cancelled: list[str] = []  # items stopped before they finished
 
     def model(self, name: str) -> Model:
         if name not in self._models:
@@ -88,23 +94,60 @@ class Engine:
     def start(self, jobs: Iterable[Job], *, eager: bool = True) -> None:
         """Start the pipelines of these items (in this order) on the background loop."""
         for job in jobs:
-            if job.nodeid in self._futures:
+            if job.nodeid in self._futures or self.services.stopped:
                 continue
             # Models are made here, on the main thread: the hook may run user code.
             try:
                 model = self.model(job.model)
-                setup = self._judge_setup()
+                setup = self.judge_setup()
             except Exception:
                 if not eager:
                     raise
                 continue  # raised again in the item's own fixture, where it is that item's error
-            self._futures[job.nodeid] = submit(self._run(job.case, model, setup))
+            # A second request for an item in this process is a rerun (pytest-rerunfailures):
+            # it asks the models again instead of reading the cache.
+            state = ItemState(fresh=job.nodeid in self._given)
+            self._states[job.nodeid] = state
+            self._futures[job.nodeid] = submit(self._timed(job.case, model, setup, state))
 
-    def result(self, job: Job) -> ItemResult:
-        self.start([job], eager=False)
-        return self._futures.pop(job.nodeid).result()
+    def result(self, job: Job) -> tuple[ItemResult, float]:
+        """The item's result and its pipeline's own seconds; any failure is the item's error."""
+        try:
+            self.start([job], eager=False)
+        except Exception as exc:  # e.g. pytest_llmbench_make_model raised
+            return unrun(job, f"model {job.model}: {type(exc).__name__}: {exc}"), 0.0
+        self._given.add(job.nodeid)
+        future = self._futures.pop(job.nodeid, None)
+        if future is None:  # the run was stopped before this item started
+            return unrun(job, f"not run: {self._stop_reason}"), 0.0
+        try:
+            return future.result()
+        except BaseException:  # pytest-timeout, Ctrl-C: the pipeline stops with the item
+            future.cancel()
+            raise
 
-    def _judge_setup(self) -> JudgeSetup:
+    def stop(self, reason: str) -> None:
+        """No new call starts from now on; pipelines not handed out yet are cancelled."""
+        if self.services.stopped is None:
+            self.services.stopped = reason
+            self._stop_reason = reason
+        for nodeid, future in list(self._futures.items()):
+            if future.cancel() or not future.done():
+                self._cancelled.append(nodeid)
+        self._futures.clear()
+
+    def stop_note(self) -> str | None:
+        """One line for the terminal summary when a stop cancelled pipelines."""
+        if not self._cancelled:
+            return None
+        untouched = sum(1 for n in self._cancelled if not self._states[n].calls)
+        return (
+            f"run stopped ({self._stop_reason}): {len(self._cancelled)} pending item(s) "
+            f"cancelled, {untouched} of them before any model call; at least "
+            f"{untouched * self.settings.attempts} candidate call(s) not made"
+        )
+
+    def judge_setup(self) -> JudgeSetup:
         s = self.settings
         return JudgeSetup(
             judges=tuple(self.model(j) for j in s.judges),
@@ -113,7 +156,16 @@ class Engine:
             timeout=s.timeout,
         )
 
-    async def _run(self, case: Case, model: Model, setup: JudgeSetup) -> ItemResult:
+    async def _timed(
+        self, case: Case, model: Model, setup: JudgeSetup, state: ItemState
+    ) -> tuple[ItemResult, float]:
+        start = time.perf_counter()
+        result = await self._run(case, model, setup, state)
+        return result, time.perf_counter() - start
+
+    async def _run(
+        self, case: Case, model: Model, setup: JudgeSetup, state: ItemState
+    ) -> ItemResult:
         s = self.settings
         gen = Generation(
             s.attempts, s.temperature, s.max_tokens, s.timeout, s.tool_protocol(model.name)
@@ -121,7 +173,6 @@ class Engine:
         ledger = self.services.ledger
         if ledger is not None and ledger.exhausted():
             return _skipped(case, model, f"budget of {ledger.budget_usd:g} USD spent")
-        state = ItemState()
         CURRENT_ITEM.set(state)  # this coroutine runs as its own task: the value stays here
         result = await run_item(case, model, gen, setup)
         if result.status == "error" and state.budget_stopped:
@@ -130,15 +181,28 @@ class Engine:
         return result
 
     def close(self) -> None:
-        for future in self._futures.values():
-            future.cancel()
-        self._futures.clear()
+        self.stop(self._stop_reason or "end of the session")
         # Calls still running on the loop may touch these: close them from the loop itself.
         submit(_close(self.services))
 
 
 async def _close(services: Services) -> None:
     services.close()
+
+
+@dataclass(frozen=True)
+class _Named:
+    """Stands for a model that was not made or not asked: summarise() reads only its name."""
+
+    name: str
+
+
+def unrun(job: Job, reason: str, status: ItemStatus = "error") -> ItemResult:
+    """The result of an item whose pipeline did not run or did not finish."""
+    result = summarise(job.case, _Named(job.model), [])  # type: ignore[arg-type]
+    result.status = status
+    result.reason = reason
+    return result
 
 
 def _skipped(case: Case, model: Model, reason: str) -> ItemResult:

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..errors import BudgetExhausted, ModelError
+from ..errors import BudgetExhausted, LLMBenchError, ModelError, RunStopped
 from ..models.base import QUEUE_CLOCK, Model, ModelReply, ModelRequest, bounded
 from ..schema.vocabulary import CacheMode
 from .budget import Ledger, Prices, reply_cost
@@ -28,6 +28,8 @@ class ItemState:
     """Per item, shared by all its calls (set in a context variable by the engine)."""
 
     budget_stopped: bool = False
+    fresh: bool = False  # a rerun: ask the model again, do not read the cache
+    calls: int = 0  # calls started for the item
 
 
 CURRENT_ITEM: contextvars.ContextVar[ItemState | None] = contextvars.ContextVar(
@@ -53,6 +55,8 @@ class Services:
     # Keys answered by this process: with --llm-cache=refresh an identical request later
     # in the run reads them back instead of paying again.
     fetched: set[str] = field(default_factory=set)
+    # Why the run stopped (-x, --maxfail, Ctrl-C, end of session): no call starts after it.
+    stopped: str | None = None
 
     def limiter(self, model: str) -> AdaptiveLimiter:
         if model not in self.limiters:
@@ -72,6 +76,8 @@ class Services:
                 resource.close()
 
     def check_budget(self) -> None:
+        if self.stopped is not None:
+            raise RunStopped(f"not called: the run stopped ({self.stopped})")
         if self.ledger is not None and self.ledger.exhausted():
             budget_stopped()
             raise BudgetExhausted(
@@ -119,8 +125,12 @@ class ManagedModel:
         # Offline models answer instantly from the task itself: nothing to cache or to pay.
         cache = None if self.offline else services.cache
         key = request_key(self.name, self.api_base, request) if cache is not None else ""
-        if cache is not None and (
-            services.cache_mode in ("on", "replay") or key in services.fetched
+        state = CURRENT_ITEM.get()
+        fresh = state is not None and state.fresh and services.cache_mode != "replay"
+        if (
+            cache is not None
+            and (services.cache_mode in ("on", "replay") or key in services.fetched)
+            and not fresh
         ):
             hit = cache.get(key)
             if hit is not None:
@@ -133,7 +143,7 @@ class ManagedModel:
         if cache is None:
             return await self._call(request)
         running = services.in_flight.get(key)
-        if running is not None:
+        if running is not None and not fresh:
             try:
                 reply = await asyncio.shield(running)
             except BudgetExhausted:
@@ -152,7 +162,8 @@ class ManagedModel:
             future.exception()  # retrieved: no "never retrieved" warning when nobody waits
             raise
         finally:
-            del services.in_flight[key]
+            if services.in_flight.get(key) is future:  # a rerun's fresh call may have replaced it
+                del services.in_flight[key]
         future.set_result(reply)
         cache.put(key, reply)
         services.fetched.add(key)
@@ -166,7 +177,15 @@ class ManagedModel:
         async def once() -> ModelReply:
             async with _timed(limiter):
                 services.check_budget()  # checked as the call starts, after any wait
-                reply = await self.inner.complete(request)
+                state = CURRENT_ITEM.get()
+                if state is not None:
+                    state.calls += 1
+                try:
+                    reply = await self.inner.complete(request)
+                except LLMBenchError:
+                    raise
+                except Exception as exc:  # a model a plugin made: its failure is the item's error
+                    raise ModelError(f"{self.name}: {type(exc).__name__}: {exc}") from exc
             limiter.succeeded()
             return reply
 

@@ -13,9 +13,7 @@ import time
 from collections.abc import Callable
 
 from ..errors import ModelError
-from ..formats.render import inline_files
 from .base import ModelReply, ModelRequest, TaskContext, ToolCall
-from .script import play
 
 
 def _reference(task: TaskContext) -> str:
@@ -30,6 +28,8 @@ def _reference(task: TaskContext) -> str:
 
 
 def _echo(task: TaskContext) -> str:
+    from ..formats.render import inline_files  # jinja2: only when a task is answered
+
     return inline_files(task.dataset)
 
 
@@ -53,6 +53,8 @@ class OfflineModel:
         calls: tuple[ToolCall, ...] = ()
         task = request.task
         if task.scenario.is_dialog:
+            from .script import play
+
             script = task.scenario.script_for(task.dataset)
             if self.name == "llmbench/reference" and script is None:
                 _reference(task)  # raises: the scenario has no reference for this dataset

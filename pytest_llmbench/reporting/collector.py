@@ -2,25 +2,27 @@
 
 Registered on the controller only (never on an xdist worker): workers attach results
 to their test reports, and xdist replays every report here through
-pytest_runtest_logreport.
+pytest_runtest_logreport. Every item pytest reports is kept with pytest's outcome; a
+rerun (pytest-rerunfailures) replaces the earlier result. Imports stay light: this runs
+in every pytest run, with or without benchmark items (the schema and the writers are
+imported once a result comes).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from pydantic import JsonValue
-from pydantic_core import to_jsonable_python
 
-from ..schema.leaderboard import LeaderboardDocument
-from ..schema.results import PROPERTY_KEY, ItemResult
 from ..settings import Settings
-from . import markdown
-from .usage import usage_lines
-from .writer import ResultsFile, publish
+from .item_report import calls_of, outcome_of, result_of
+
+if TYPE_CHECKING:
+    from ..schema.leaderboard import LeaderboardDocument
+    from ..schema.results import CallRecord, ItemResult
+    from .writer import ResultsFile
 
 
 class ReportCollector:
@@ -39,28 +41,43 @@ class ReportCollector:
         self.items: dict[str, ItemResult] = {}
         # One line each for the terminal summary (e.g. lines --llm-resume could not read).
         self.warnings = list(warnings or [])
-        results = ResultsFile(settings.report_dir)
-        self.results_file: ResultsFile | None = results
+        self.results_file: ResultsFile | None = None  # opened when the first result comes
+        self.closed = False
+        self.rewrite = False  # an item's result was replaced: results.jsonl is written anew
         self.document: LeaderboardDocument | None = None
-        # --llm-resume: results finished by an earlier run count, and stay in results.jsonl.
+        self.calls: list[CallRecord] = []  # calls of ordinary tests (llm_complete, ...)
         self.resumed = set(resumed or {})  # their calls were made by an earlier run
-        for nodeid, result in (resumed or {}).items():
-            self.items[nodeid] = result
-            results.append(result)
+        # --llm-resume: results finished by an earlier run count, and stay in results.jsonl.
+        for result in (resumed or {}).values():
+            self._keep(result)
+
+    def _keep(self, result: ItemResult) -> None:
+        nodeid = result.nodeid
+        self.rewrite = self.rewrite or nodeid in self.items
+        self.items[nodeid] = result
+        if self.closed or self.rewrite:
+            return
+        if self.results_file is None:
+            from .writer import ResultsFile
+
+            self.results_file = ResultsFile(self.settings.report_dir)
+        self.results_file.append(result)
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.nodeid in self.items:
+        from ..schema.results import CallRecord, ItemResult
+
+        if report.when == "teardown":
+            self.calls += [CallRecord.model_validate(c) for c in calls_of(report)]
+        value, outcome = result_of(report), outcome_of(report)
+        if value is None or outcome is None or report.nodeid in self.resumed:
             return
-        for key, value in report.user_properties:
-            if key == PROPERTY_KEY and isinstance(value, dict):
-                finished = datetime.now(UTC).isoformat(timespec="microseconds")
-                result = ItemResult.model_validate(
-                    {**value, "nodeid": report.nodeid, "finished_utc": finished}
-                )
-                self.items[report.nodeid] = result
-                if self.results_file is not None:
-                    self.results_file.append(result)
+        finished = datetime.now(UTC).isoformat(timespec="microseconds")
+        self._keep(
+            ItemResult.model_validate(
+                {**value, "nodeid": report.nodeid, "outcome": outcome, "finished_utc": finished}
+            )
+        )
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -71,10 +88,19 @@ class ReportCollector:
         if self.results_file is not None:
             self.results_file.close()
             self.results_file = None
+        if self.rewrite and not self.closed:
+            from .writer import write_results
+
+            write_results(self.settings.report_dir, list(self.items.values()))
+        self.closed = True
         if not self.items or self.document is not None:
             return
+        from pydantic_core import to_jsonable_python
+
+        from .writer import publish
+
         # Paths as text and tuples as lists, as leaderboard.json holds them.
-        settings: dict[str, JsonValue] = to_jsonable_python(asdict(self.settings))
+        settings: dict[str, Any] = to_jsonable_python(asdict(self.settings))
         self.document = publish(
             self.settings.report_dir,
             list(self.items.values()),
@@ -98,21 +124,25 @@ class ReportCollector:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         for warning in self.warnings:
             terminalreporter.write_line(f"llmbench warning: {warning}", yellow=True)
-        if self.document is None:
+        if self.document is None and not self.calls:
             return
-        terminalreporter.section("llmbench leaderboard")
-        for line in markdown.model_table(self.document.leaderboard):
-            terminalreporter.write_line(line)
-        terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
-        missing = [k for k, ok in (self.document.checkers or {}).items() if not ok]
-        if missing:
-            terminalreporter.write_line(
-                f"llmbench: syntax checker(s) missing: {', '.join(missing)}; code they check "
-                "is not checked, so scores differ from a run with them",
-                yellow=True,
-            )
+        from . import markdown
+        from .usage import usage_lines
+
+        if self.document is not None:
+            terminalreporter.section("llmbench leaderboard")
+            for line in markdown.model_table(self.document.leaderboard):
+                terminalreporter.write_line(line)
+            terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
+            missing = [k for k, ok in (self.document.checkers or {}).items() if not ok]
+            if missing:
+                terminalreporter.write_line(
+                    f"llmbench: syntax checker(s) missing: {', '.join(missing)}; code they "
+                    "check is not checked, so scores differ from a run with them",
+                    yellow=True,
+                )
         terminalreporter.section("llmbench usage")
         this_run = [r for n, r in self.items.items() if n not in self.resumed]
         earlier = [r for n, r in self.items.items() if n in self.resumed]
-        for line in usage_lines(this_run, earlier):
+        for line in usage_lines(this_run, earlier, self.calls):
             terminalreporter.write_line(line)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ..schema.results import ItemResult
+from ..schema.results import CallRecord, ItemResult
 
 
 @dataclass
@@ -19,28 +20,39 @@ class ModelUsage:
     priced: bool = False
 
 
-def usage_by_model(items: Iterable[ItemResult]) -> dict[str, ModelUsage]:
-    """Every call of every attempt, by the model that answered it (candidate or judge)."""
-    table: dict[str, ModelUsage] = {}
+def _calls(items: Iterable[ItemResult]) -> Iterator[CallRecord]:
     for item in items:
         for attempt in item.attempts:
-            for call in attempt.calls:
-                row = table.setdefault(call.model, ModelUsage())
-                row.calls += 1
-                row.cached += call.cached
-                row.retries += call.retries
-                row.prompt_tokens += call.prompt_tokens or 0
-                row.completion_tokens += call.completion_tokens or 0
-                if call.cost_usd is not None and not call.cached:
-                    row.cost_usd += call.cost_usd
-                    row.priced = True
+            yield from attempt.calls
+
+
+def usage_by_model(
+    items: Iterable[ItemResult], ordinary: Iterable[CallRecord] = ()
+) -> dict[str, ModelUsage]:
+    """Every call of every attempt, and the calls of ordinary tests (llm_complete,
+    llm_judge), by the model that answered it (candidate or judge)."""
+    table: dict[str, ModelUsage] = {}
+    for call in itertools.chain(_calls(items), ordinary):
+        row = table.setdefault(call.model, ModelUsage())
+        row.calls += 1
+        row.cached += call.cached
+        row.retries += call.retries
+        row.prompt_tokens += call.prompt_tokens or 0
+        row.completion_tokens += call.completion_tokens or 0
+        if call.cost_usd is not None and not call.cached:
+            row.cost_usd += call.cost_usd
+            row.priced = True
     return table
 
 
-def usage_lines(items: Iterable[ItemResult], earlier: Iterable[ItemResult] = ()) -> list[str]:
-    """The calls made in this run by model; `earlier` (--llm-resume: items an earlier run
-    finished) are summed apart in one line."""
-    table = usage_by_model(items)
+def usage_lines(
+    items: Iterable[ItemResult],
+    earlier: Iterable[ItemResult] = (),
+    ordinary: Iterable[CallRecord] = (),
+) -> list[str]:
+    """The calls made in this run by model, with those of ordinary tests (`ordinary`);
+    `earlier` (--llm-resume: items an earlier run finished) are summed apart in one line."""
+    table = usage_by_model(items, ordinary)
     before = usage_by_model(earlier)
     note = []
     if before:

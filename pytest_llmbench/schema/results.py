@@ -1,8 +1,8 @@
 """The per-item result schema, versioned. Every field is documented where it is defined.
 
-An item's result travels from the worker to the controller as a JSON-able dict in the
-test report's user_properties (key "llmbench"); the controller appends it to
-`results.jsonl` and aggregates the leaderboard from those dicts.
+An item's result travels from the worker to the controller as JSON text in the test
+report's user_properties (key "llmbench", which JUnit XML shows as it is); the controller
+appends it to `results.jsonl` and aggregates the leaderboard from those dicts.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from .vocabulary import (
     GradeMethod,
     ItemStatus,
     Metric,
+    Outcome,
     ReportForm,
     Role,
     ToolOutcome,
@@ -24,7 +25,6 @@ from .vocabulary import (
 
 # 2: dialog results (AttemptResult.dialog) and tool calls on CallRecord.
 SCHEMA_VERSION = 2
-PROPERTY_KEY = "llmbench"
 
 
 class Schema(BaseModel):
@@ -306,6 +306,9 @@ class ItemResult(Schema):
     model: str
     complexity: dict[str, float | str | int | None] = Field(default_factory=dict)
     status: ItemStatus
+    outcome: Outcome | None = Field(
+        default=None, description="pytest's outcome of the item (after any rerun)"
+    )
     reason: str | None = Field(
         default=None, description="why the item is unscored, errored or skipped"
     )

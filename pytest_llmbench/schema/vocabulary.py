@@ -13,6 +13,11 @@ Role = Literal["candidate", "evaluator", "grader"]
 # An item's outcome: scored (a metric has a value), unscored (nothing could score it),
 # error (the item could not run), skipped (resumed, or the budget ran out).
 ItemStatus = Literal["scored", "unscored", "error", "skipped"]
+# pytest's own outcome of the item, as its reports settled it (an error is a failed setup).
+Outcome = Literal["passed", "failed", "error", "skipped"]
+
+# The user property (test report) that carries an item's result, as JSON text.
+PROPERTY_KEY = "llmbench"
 
 # How a grade distribution was obtained.
 GradeMethod = Literal["logprobs", "sampling"]

@@ -21,6 +21,7 @@ from tests.conftest import REPO, model_row, read_leaderboard, read_results
 from tests.e2e.test_gates_and_merge import llmbench
 from tests.llm_server import FakeLLMServer
 
+ROOT = "--llm-scenarios=airun/scenarios"  # an imported benchmark is a scenario root
 LEGACY = "ExplainCode_Todo_Legacy_high_low"
 
 
@@ -59,7 +60,9 @@ def imported(pytester: pytest.Pytester) -> Path:
 def test_imported_benchmark_runs_offline_like_our_catalogue(
     pytester: pytest.Pytester, imported: Path
 ) -> None:
-    collected = pytester.runpytest("airun", "--collect-only", "-q", "--llm-model=llmbench/echo")
+    collected = pytester.runpytest(
+        "airun", ROOT, "--collect-only", "-q", "--llm-model=llmbench/echo"
+    )
     collected.stdout.fnmatch_lines(
         [
             f"airun/scenarios/explanation/{LEGACY}.yaml::test_scenario[{LEGACY}-Todo_Legacy-llmbench/echo]",
@@ -69,13 +72,13 @@ def test_imported_benchmark_runs_offline_like_our_catalogue(
         ]
     )
     marked = pytester.runpytest(
-        "airun", "--collect-only", "-q", "--llm-model=llmbench/echo", "-m", "multimodal"
+        "airun", ROOT, "--collect-only", "-q", "--llm-model=llmbench/echo", "-m", "multimodal"
     )
     marked.stdout.fnmatch_lines(["1/4 tests collected*"])
     # No judge and no deterministic checks: every item runs and is unscored, none errors.
-    pytester.runpytest("airun", "--llm-model=llmbench/echo", "--llm-attempts=1").assert_outcomes(
-        failed=4
-    )
+    pytester.runpytest(
+        "airun", ROOT, "--llm-model=llmbench/echo", "--llm-attempts=1"
+    ).assert_outcomes(failed=4)
     items = {i["scenario"]: i for i in read_results(pytester.path)}
     assert {i["status"] for i in items.values()} == {"unscored"}
     assert "no criteria: the scenario has no accuracy steps yet" in (
@@ -107,6 +110,7 @@ def test_replayed_answers_are_judged_with_their_recorded_rate(
     result = pytester.runpytest(
         *xdist,
         "airun",
+        ROOT,
         f"--llm-model=llmbench/replay/{MODEL}",
         "--llm-replay-dir=clones/results",
         "--llm-judge=openai/judge",

@@ -277,7 +277,7 @@ def test_catalogue_dialogs_run_end_to_end(
     assert sorted(results) == ["MigrateTodoAngularJSToReact", "UpgradeReactTodo"]
     report = json.loads((dialog_catalogue / "reports" / "report.json").read_text())
     in_report = {
-        value["scenario"]: value
+        json.loads(value)["scenario"]: json.loads(value)  # the result as JSON text
         for test in report["tests"]
         for prop in test["user_properties"]
         for key, value in prop.items()

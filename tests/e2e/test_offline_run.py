@@ -111,7 +111,8 @@ def test_json_report_carries_item_results_and_leaderboard(
     pytester.runpytest(OFFLINE).assert_outcomes(passed=4)
     report = json.loads((project / "reports" / "report.json").read_text())
     props = [p for t in report["tests"] for p in t.get("user_properties", [])]
-    assert len(props) == 4 and all("llmbench" in p for p in props)
+    results = [json.loads(p["llmbench"]) for p in props if "llmbench" in p]
+    assert len(results) == 4 and all(r["status"] == "scored" for r in results)
     assert report["llmbench"]["leaderboard"]["models"][0]["model"] == "llmbench/reference"
 
 

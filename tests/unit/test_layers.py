@@ -27,6 +27,7 @@ LAYERS: tuple[str, ...] = (
     "reporting",
     "collection",
     "runner",
+    "fixtures",
     "hookspecs",
     "cli",
     "plugin",

@@ -83,6 +83,8 @@ def test_the_leaderboard_keeps_its_settings_keys_in_order(pytester: pytest.Pytes
         "timeout", "grader_samples", "report_dir", "score_formula", "min_score", "concurrency",
         "max_retries", "retry_backoff", "cache", "cache_dir", "resume", "budget_usd", "prices",
         "replay_dir", "tool_protocols",
+        # Options added since: after the ones leaderboard.json always had.
+        "scenario_roots",
     ]  # fmt: skip
 
 
