@@ -74,7 +74,7 @@ def test_compare_reads_the_v2_fixture(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if "| (all) |" in line]
     assert [row.split(" | ")[0].lstrip("| ") for row in rows] == FIXTURE_MODELS
-    assert all("| +0.000 |" in row and "| 2/2 |" in row for row in rows)
+    assert all("| +0.000 |" in row and "| 2 (2/2) |" in row for row in rows)
 
 
 def test_resume_takes_over_the_v2_fixture(pytester: pytest.Pytester) -> None:
