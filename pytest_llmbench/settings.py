@@ -302,6 +302,22 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "MODEL=MODE, repeat or comma-separate. Default: auto",
         many=True,
     ),
+    # new option: judge_max_tokens
+    OptionSpec(
+        "judge_max_tokens",
+        _int_at_least(1),
+        2048,
+        "maximum completion tokens per evaluator reply (a reply cut there is recorded as "
+        "cut and repaired once). Default: 2048",
+    ),
+    # new option: grader_max_tokens
+    OptionSpec(
+        "grader_max_tokens",
+        _int_at_least(1),
+        512,
+        "maximum completion tokens per sampled grader reply (the logprob call asks for at "
+        "most 16). Default: 512",
+    ),
     OptionSpec(
         "replay_dir",
         _text,
@@ -337,6 +353,8 @@ class Settings:
     replay_dir: Path | None = None
     # model -> auto | native | text; the key "" is the default for every other model
     tool_protocols: dict[str, str] = field(default_factory=dict)
+    judge_max_tokens: int = 2048  # new option: judge_max_tokens
+    grader_max_tokens: int = 512  # new option: grader_max_tokens
 
     def tool_protocol(self, model: str) -> str:
         return self.tool_protocols.get(model, self.tool_protocols.get("", "auto"))
@@ -454,4 +472,6 @@ def resolve(config: pytest.Config) -> Settings:
         prices={model: (per_in, per_out) for model, per_in, per_out in values["price"]},
         tool_protocols=dict(values["tool_protocol"]),
         replay_dir=replay_dir,
+        judge_max_tokens=values["judge_max_tokens"],  # new option: judge_max_tokens
+        grader_max_tokens=values["grader_max_tokens"],  # new option: grader_max_tokens
     )

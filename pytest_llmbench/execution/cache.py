@@ -131,6 +131,11 @@ class RequestCache:
             )
             self._db.commit()
 
+    def forget(self, key: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM replies WHERE key = ?", (key,))
+            self._db.commit()
+
     def close(self) -> None:
         with self._lock:
             if self._conn is not None:

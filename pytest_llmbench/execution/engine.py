@@ -91,6 +91,8 @@ class Engine:
             grader=self.model(s.grader) if s.grader else None,
             grader_samples=s.grader_samples,
             timeout=s.timeout,
+            judge_max_tokens=s.judge_max_tokens,
+            grader_max_tokens=s.grader_max_tokens,
         )
 
     async def _run(self, case: Case, model: Model, setup: JudgeSetup) -> ItemResult:

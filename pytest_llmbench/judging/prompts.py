@@ -75,8 +75,27 @@ Reply with JSON only, in this form, one entry per criterion, in the order given:
 REPAIR_REQUEST = (
     "Your reply could not be read ({problem}). Reply again with JSON only, exactly in the form "
     'requested: {{"steps": [{{"id": ..., "criterion": ..., "passed": ..., "confidence": ..., '
-    '"explanation": ...}}]}}'
+    '"explanation": ...}}]}}. Keep each explanation to one sentence.\n\n'
+    "Your previous reply, shortened:\n<previous>\n{excerpt}\n</previous>"
 )
+# Of an unreadable reply, the repair request shows only its start and end: the whole reply
+# may be thousands of tokens (a rambling judge) and would overflow the context window.
+EXCERPT_CHARS = 300
+
+
+def excerpt(text: str, chars: int = EXCERPT_CHARS) -> str:
+    """The first and last `chars` characters of a text, with how much was left out."""
+    if len(text) <= 2 * chars:
+        return text
+    return f"{text[:chars]}\n[... {len(text) - 2 * chars} characters left out ...]\n{text[-chars:]}"
+
+
+def repair_messages(
+    messages: Sequence[dict[str, Any]], reply: str, problem: str
+) -> list[dict[str, Any]]:
+    """The evaluator's request again, with what was wrong and an excerpt of the bad reply."""
+    request = REPAIR_REQUEST.format(problem=problem, excerpt=excerpt(reply))
+    return [*messages, {"role": "user", "content": request}]
 
 
 def metric_report(

@@ -51,6 +51,11 @@ class CallRecord(Schema):
     )
     cached: bool = Field(default=False, description="the reply came from the request cache")
     retries: int = Field(default=0, description="failed tries before this reply (429, 5xx, ...)")
+    finish_reason: str | None = Field(
+        default=None,
+        description='why the reply ended, as the provider said: "stop", "length" (cut at its '
+        'token limit), "tool_calls", ...; null when not given',
+    )
     tool_calls: list[dict[str, str]] = Field(
         default_factory=list,
         description="dialogs: the function calls of the reply, {id, name, arguments} as written",
@@ -105,6 +110,16 @@ class Grade(Schema):
     confident: bool = Field(default=False, description="max probability > 0.9")
     samples: int = Field(default=1, description="grader replies the distribution came from")
     error: str | None = None
+    top_logprobs: list[tuple[str, float]] | None = Field(
+        default=None,
+        description="the first grader token's top alternatives as [token, logprob], as the "
+        "provider gave them (null when it gave none), so a grade can be checked afterwards",
+    )
+    sampled_because: str | None = Field(
+        default=None,
+        description="method sampling: why the logprobs were not used (none given, no grade "
+        "token among them, or grade tokens below the minimum share)",
+    )
 
 
 class MetricResult(Schema):

@@ -65,7 +65,7 @@ def test_without_logprobs_the_grader_is_sampled(
     samples = [
         r for r in llm_server.requests if r["_role"] == "grader" and r.get("temperature") == 1
     ]
-    assert len(samples) == 2 * 3 and all("max_tokens" not in r for r in samples)
+    assert len(samples) == 2 * 3 and all(r["max_tokens"] == 512 for r in samples)
 
 
 def test_markdown_evaluator_reports_are_read(
