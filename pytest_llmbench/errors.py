@@ -5,6 +5,7 @@ LLMBenchError
 ├── FormatError        a malformed scenario, dataset or criteria file; names file and field
 └── RunError           a failure while running an item (the item becomes an error)
     ├── ModelError     a model call failed (network, provider, timeout, bad reply)
+    │   └── ContextWindowError  the prompt does not fit the model's context window
     ├── BudgetExhausted  --llm-budget-usd is spent; the item is skipped
     └── JudgeError     an evaluator or grader reply could not be used
 
@@ -59,6 +60,11 @@ class ModelError(RunError):
         self.retryable = retryable
         self.status = status
         self.retry_after = retry_after
+
+
+class ContextWindowError(ModelError):
+    """The prompt does not fit the model's context window: counted before the call, or
+    the provider said so. Never retried as it is; a dialog ends at it like at a limit."""
 
 
 class BudgetExhausted(RunError):

@@ -111,6 +111,20 @@ def _price(text: str) -> tuple[str, float, float]:
     return model, float(per_in), float(per_out)
 
 
+def _context_window(text: str) -> tuple[str, int]:
+    """MODEL=N: the model's context window in tokens."""
+    model, sep, size = str(text).strip().rpartition("=")
+    try:
+        if not sep or not model.strip() or int(size) < 1:
+            raise ValueError
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected MODEL=N with N the context window in tokens "
+            f"(e.g. openai/my-model=8192), got {text!r}"
+        ) from None
+    return model.strip(), int(size)
+
+
 TOOL_PROTOCOLS = ("auto", "native", "text")
 
 
@@ -318,6 +332,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "maximum completion tokens per sampled grader reply (the logprob call asks for at "
         "most 16). Default: 512",
     ),
+    # new option: context_window
+    OptionSpec(
+        "context_window",
+        _context_window,
+        [],
+        "context window of a model litellm does not know (local servers): MODEL=N tokens; "
+        "repeat or comma-separate. Default: litellm's model table, else not checked",
+        many=True,
+    ),
     OptionSpec(
         "replay_dir",
         _text,
@@ -355,6 +378,8 @@ class Settings:
     tool_protocols: dict[str, str] = field(default_factory=dict)
     judge_max_tokens: int = 2048  # new option: judge_max_tokens
     grader_max_tokens: int = 512  # new option: grader_max_tokens
+    # new option: context_window; model -> tokens
+    context_windows: dict[str, int] = field(default_factory=dict)
 
     def tool_protocol(self, model: str) -> str:
         return self.tool_protocols.get(model, self.tool_protocols.get("", "auto"))
@@ -474,4 +499,5 @@ def resolve(config: pytest.Config) -> Settings:
         replay_dir=replay_dir,
         judge_max_tokens=values["judge_max_tokens"],  # new option: judge_max_tokens
         grader_max_tokens=values["grader_max_tokens"],  # new option: grader_max_tokens
+        context_windows=dict(values["context_window"]),  # new option: context_window
     )

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ..errors import ModelError
+from ..errors import ContextWindowError, ModelError
 from ..formats.images import ScenarioImage
 from ..formats.scenario import CriterionStep
 from ..models.base import Model, ModelReply, ModelRequest
@@ -21,7 +21,14 @@ from .parsing import (
     parse_evaluator_reply,
     summarise_distribution,
 )
-from .prompts import evaluator_messages, grader_messages, metric_report, repair_messages
+from .prompts import (
+    TASK_VIEWS,
+    evaluator_messages,
+    grader_messages,
+    metric_report,
+    repair_messages,
+    shorter_task,
+)
 
 TOP_LOGPROBS = 5
 # The logprob call reads only the first token; a few more show what the grader meant.
@@ -91,18 +98,23 @@ def forget(model: Model, request: ModelRequest) -> None:
         drop(request)
 
 
-async def evaluate(
-    judge: Model, setup: JudgeSetup, submission: Submission, steps: Sequence[CriterionStep]
-) -> JudgeOutcome:
-    """Ask one judge for per-step verdicts; one repair retry if its reply cannot be read.
-
-    A failed call ends the evaluation with the failure as the report's error: the
-    candidate's answer stays, its metrics are unscored with that reason."""
-    messages = evaluator_messages(
-        submission.system, submission.prompt, submission.answer, steps, submission.images
-    )
-    outcome = JudgeOutcome(judge=judge.name, report=JudgeReport(judge=judge.name, text=""))
-    for try_number in (1, 2):
+async def _ask_evaluator(
+    judge: Model,
+    setup: JudgeSetup,
+    submission: Submission,
+    steps: Sequence[CriterionStep],
+    repair: tuple[str, str] | None,
+) -> tuple[ModelRequest, ModelReply, int]:
+    """The evaluator's reply to the fullest view of the task that fits the judge's window
+    (prompts.TASK_VIEWS), with the characters of the task prompt left out. `repair`: the
+    unreadable reply and its problem, for the repair request."""
+    for share in TASK_VIEWS:
+        prompt, cut = shorter_task(submission.prompt, share)
+        messages = evaluator_messages(
+            submission.system, prompt, submission.answer, steps, submission.images
+        )
+        if repair is not None:
+            messages = repair_messages(messages, *repair)
         request = ModelRequest(
             messages=tuple(messages),
             role="evaluator",
@@ -111,7 +123,27 @@ async def evaluate(
             timeout=setup.timeout,
         )
         try:
-            reply = await judge.complete(request)
+            return request, await judge.complete(request), cut
+        except ContextWindowError:
+            if share == TASK_VIEWS[-1]:
+                raise  # even without the input code it does not fit
+    raise AssertionError("TASK_VIEWS ends with the shortest view")
+
+
+async def evaluate(
+    judge: Model, setup: JudgeSetup, submission: Submission, steps: Sequence[CriterionStep]
+) -> JudgeOutcome:
+    """Ask one judge for per-step verdicts; one repair retry if its reply cannot be read.
+
+    A failed call ends the evaluation with the failure as the report's error: the
+    candidate's answer stays, its metrics are unscored with that reason."""
+    outcome = JudgeOutcome(judge=judge.name, report=JudgeReport(judge=judge.name, text=""))
+    repair: tuple[str, str] | None = None
+    for _ in (1, 2):
+        try:
+            request, reply, input_cut = await _ask_evaluator(
+                judge, setup, submission, steps, repair
+            )
         except ModelError as exc:
             before = f"{outcome.report.error}; the repair " if outcome.report.error else "judge "
             outcome.report = JudgeReport(
@@ -125,11 +157,13 @@ async def evaluate(
         except ReportParseError as exc:
             problem = f"{exc}{cut}"
             outcome.report = JudgeReport(
-                judge=judge.name, text=reply.text, error=f"unreadable report: {problem}"
+                judge=judge.name,
+                text=reply.text,
+                error=f"unreadable report: {problem}",
+                input_cut=input_cut,
             )
             forget(judge, request)
-            if try_number == 1:
-                messages = repair_messages(messages, reply.text, problem)
+            repair = (reply.text, problem)
             continue
         matched = match_steps(parsed.steps, steps)
         outcome.verdicts = {
@@ -139,7 +173,7 @@ async def evaluate(
         missing = [s.id for s in steps if s.id not in matched]
         error = f"no verdict for {', '.join(missing)}{cut}" if missing else None
         outcome.report = JudgeReport(
-            judge=judge.name, text=reply.text, form=parsed.form, error=error
+            judge=judge.name, text=reply.text, form=parsed.form, error=error, input_cut=input_cut
         )
         break
     return outcome

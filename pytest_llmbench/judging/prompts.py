@@ -72,6 +72,25 @@ Reply with JSON only, in this form, one entry per criterion, in the order given:
     ]
 
 
+# The shorter views of the task an evaluator is shown when its prompt does not fit the
+# judge's context window: the share of the task prompt (instructions first, then the input
+# code) kept, tried in this order. The answer and the criteria are always whole.
+TASK_VIEWS = (1.0, 0.5, 0.25, 0.1, 0.0)
+
+
+def shorter_task(prompt: str, share: float) -> tuple[str, int]:
+    """The task prompt cut to `share` of its characters, with a note; (text, chars cut)."""
+    if share >= 1.0:
+        return prompt, 0
+    keep = int(len(prompt) * share)
+    cut = len(prompt) - keep
+    note = (
+        f"[... the rest of the prompt, {cut} characters of input code, is left out here "
+        "to fit your context window; judge the answer on what it shows ...]"
+    )
+    return f"{prompt[:keep]}\n{note}", cut
+
+
 REPAIR_REQUEST = (
     "Your reply could not be read ({problem}). Reply again with JSON only, exactly in the form "
     'requested: {{"steps": [{{"id": ..., "criterion": ..., "passed": ..., "confidence": ..., '

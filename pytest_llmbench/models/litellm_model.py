@@ -12,7 +12,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from ..errors import ModelError
+from ..errors import ContextWindowError, ModelError
 from .base import ModelReply, ModelRequest, ToolCall
 
 # Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the OpenAI client insists on one.
@@ -55,7 +55,8 @@ def model_error(name: str, role: str, exc: BaseException) -> ModelError:
     status = status if isinstance(status, int) else None
     transient = type(exc).__name__ in _TRANSIENT or isinstance(exc, TimeoutError | ConnectionError)
     retryable = transient or status in (408, 409, 429) or (status is not None and status >= 500)
-    return ModelError(
+    kind = ContextWindowError if type(exc).__name__ == "ContextWindowExceededError" else ModelError
+    return kind(
         f"{name} ({role}): {_first_line(exc)}",
         retryable=retryable,
         status=status,
@@ -107,12 +108,62 @@ def _tool_calls(message: Any) -> tuple[ToolCall, ...]:
     return tuple(calls)
 
 
+def known_window(name: str) -> int | None:
+    """The model's input window as litellm's model table gives it, None when unknown."""
+    try:
+        info = litellm_module().get_model_info(name)
+    except Exception:  # litellm raises a bare Exception for models it does not map
+        return None
+    window = info.get("max_input_tokens") or info.get("max_tokens")
+    return int(window) if isinstance(window, int) and window > 0 else None
+
+
+def prompt_tokens(name: str, request: ModelRequest) -> int | None:
+    """litellm's count of the request's prompt tokens (its tokenizer for the model, else
+    cl100k); None when it cannot count these messages."""
+    try:
+        count = litellm_module().token_counter(
+            model=name, messages=list(request.messages), tools=list(request.tools or []) or None
+        )
+    except Exception:  # a message form the counter does not know: the provider decides
+        return None
+    return int(count) if isinstance(count, int) else None
+
+
 class LiteLLMModel:
     offline = False
 
-    def __init__(self, name: str, api_base: str | None = None) -> None:
+    def __init__(
+        self, name: str, api_base: str | None = None, context_window: int | None = None
+    ) -> None:
         self.name = name
         self.api_base = api_base
+        # --llm-context-window for this model, else litellm's table (looked up on first use)
+        self._window = context_window
+        self._window_known = context_window is not None
+
+    @property
+    def context_window(self) -> int | None:
+        if not self._window_known:
+            self._window, self._window_known = known_window(self.name), True
+        return self._window
+
+    def check_fits(self, request: ModelRequest) -> None:
+        """Raise ContextWindowError, before anything is paid, when the prompt plus the
+        reply's token limit cannot fit the model's window (when the window is known)."""
+        window = self.context_window
+        if window is None:
+            return
+        size = prompt_tokens(self.name, request)
+        if size is None:
+            return
+        asked = size + (request.max_tokens or 0)
+        if asked > window:
+            reply = f" + {request.max_tokens} for the reply" if request.max_tokens else ""
+            raise ContextWindowError(
+                f"{self.name} ({request.role}): context window: prompt of {size} tokens{reply} "
+                f"does not fit the model's window of {window} tokens"
+            )
 
     def _kwargs(self, request: ModelRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
@@ -145,6 +196,7 @@ class LiteLLMModel:
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         litellm = litellm_module()
+        self.check_fits(request)
         start = time.perf_counter()
         try:
             response = await litellm.acompletion(**self._kwargs(request))

@@ -148,6 +148,11 @@ class JudgeReport(Schema):
     text: str
     form: ReportForm | None = None
     error: str | None = Field(default=None, description="why the report could not be used")
+    input_cut: int = Field(
+        default=0,
+        description="characters of the task prompt (its input code) left out so the "
+        "evaluator's request fits the judge's context window; 0: the whole task was shown",
+    )
 
 
 class FileCheck(Schema):

@@ -10,6 +10,8 @@ Limits (the scenario's `limits:`), each ending the whole dialog with the reason:
   max_tokens       prompt + completion tokens over the dialog;
   max_seconds      wall time of the dialog (a call still running then is cancelled);
   max_tool_errors  refused (outside the workspace) and malformed calls over the dialog.
+The model's context window ends it too ("context limit"): a request that does not fit,
+counted before the call or refused by the provider.
 The turns after the end are still scored, on the workspace as it was left.
 
 Protocol (--llm-tool-protocol): `native` offers the tools as function schemas; `text`
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..code.answer_metrics import measure_answer
-from ..errors import ModelError
+from ..errors import ContextWindowError, ModelError
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
 from ..judging.judge import JudgeSetup, call_record
@@ -111,6 +113,8 @@ class Dialog:
             raise _Ended(
                 "time limit", f"time limit of {self.limits.max_seconds:g} s reached during a call"
             ) from None
+        except ContextWindowError as exc:
+            raise _Ended("context limit", str(exc)) from None
         except ModelError as exc:
             if not self._falls_back(exc):
                 raise

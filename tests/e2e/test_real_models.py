@@ -9,7 +9,8 @@ import pytest
 
 from tests.conftest import judged_args as _args
 from tests.conftest import read_results
-from tests.llm_server import FakeLLMServer, text_of
+from tests.dialog_project import script_player, write_dialog_project
+from tests.llm_server import FakeLLMServer, prompt_size, text_of
 
 
 def _requests(server: FakeLLMServer, role: str) -> list[dict]:
@@ -82,3 +83,79 @@ def test_a_grader_whose_first_tokens_are_words_is_sampled_and_says_why(
     assert len(samples) == 2 * 2 and all(r["max_tokens"] == 512 for r in samples)
     first = [r for r in _requests(llm_server, "grader") if r.get("logprobs")]
     assert first and all(r["max_tokens"] == 16 for r in first)
+
+
+def test_a_candidate_prompt_over_the_window_is_one_line_before_any_call(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    args = _args(llm_server, "--llm-context-window=openai/cand=20", "-k", "Explain")
+    result = pytester.runpytest(*args)
+    result.assert_outcomes(errors=1)
+    (item,) = read_results(project)
+    assert item["status"] == "error" and "\n" not in item["reason"]
+    assert "openai/cand (candidate): context window: prompt of " in item["reason"]
+    assert "does not fit the model's window of 20 tokens" in item["reason"]
+    assert llm_server.total_calls() == 0  # refused before anything was paid
+
+
+def test_a_bad_context_window_option_is_one_line(pytester: pytest.Pytester, project: Path) -> None:
+    result = pytester.runpytest("--llm-context-window=openai/cand")
+    assert result.ret != 0
+    result.stderr.fnmatch_lines(["*--llm-context-window: expected MODEL=N*got 'openai/cand'*"])
+
+
+def _sizes(server: FakeLLMServer, role: str) -> list[int]:
+    return [prompt_size(server.policy.real, r["messages"]) for r in _requests(server, role)]
+
+
+def test_an_evaluator_prompt_over_the_window_gets_the_shorter_view(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    code = "\n".join(f"export const value{i} = {i} + {i};" for i in range(300))
+    (project / "datasets" / "javascript" / "Mini" / "src" / "big.js").write_text(code)
+    args = _args(llm_server, "--llm-judge-max-tokens=50", "--llm-cache=off", "-k", "Explain")
+    pytester.runpytest(*args).assert_outcomes(passed=1)
+    (candidate,), (evaluator,) = _sizes(llm_server, "candidate"), _sizes(llm_server, "evaluator")
+    assert evaluator > candidate + 50
+    # A window the candidate fits and the whole evaluator prompt does not.
+    llm_server.policy.real.context_window = (candidate + evaluator + 50) // 2
+    llm_server.requests.clear()
+    pytester.runpytest(*args).assert_outcomes(passed=1)
+    (item,) = read_results(project)
+    (report,) = item["attempts"][0]["reports"]
+    assert report["error"] is None and report["input_cut"] > 0
+    shown = text_of(_requests(llm_server, "evaluator")[-1]["messages"][1]["content"])
+    assert "characters of input code, is left out" in shown
+    assert item["attempts"][0]["answer"] in shown  # the answer and the criteria stay whole
+    assert "- C1 (completeness): Says it returns the sum" in shown
+
+
+def test_a_dialog_that_reaches_the_window_ends_like_a_limit(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer
+) -> None:
+    root = write_dialog_project(pytester.path)
+    llm_server.policy.candidate = script_player(
+        [root / "scenarios" / "dialog" / "GreetInSteps.yaml"]
+    )
+    args = [
+        "--llm-model=openai/cand",
+        f"--llm-api-base={llm_server.base_url}",
+        "--llm-attempts=1",
+        "--llm-cache=off",
+    ]
+    pytester.runpytest(*args).assert_outcomes(passed=1)
+    sizes = _sizes(llm_server, "candidate")
+    assert len(sizes) == 4 and sizes == sorted(sizes)
+    llm_server.policy.real.context_window = sizes[2] - 1  # the third round does not fit
+    llm_server.requests.clear()
+    pytester.runpytest(*args)
+    (item,) = read_results(root)
+    assert item["status"] != "error"
+    attempt = item["attempts"][0]
+    dialog = attempt["dialog"]
+    assert dialog["ended"] == "context limit" and "maximum context length" in dialog["end_reason"]
+    assert dialog["rounds"] == 2 and len(dialog["turns"]) == 2
+    assert [t["finished"] for t in dialog["turns"]] == [False, False]
+    assert len([c for c in attempt["calls"] if c["role"] == "candidate"]) == 2
+    saved = root / "reports" / "workspaces" / "GreetInSteps-Mini-openai_cand" / "attempt-1"
+    assert saved.is_dir()
