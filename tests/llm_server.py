@@ -328,7 +328,7 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
 # How small models behind local servers misbehave; each is off by default. Kept in one
 # block apart from the other modes. Tokens are words here, as in `reply`.
 
-IMAGE_TOKENS = 256  # what one image part costs a server that reads it
+IMAGE_TOKENS = 765  # what one image part costs a server that reads it (a 512 px tile)
 
 
 @dataclass
@@ -339,7 +339,8 @@ class RealModes:
     json_schema_only: bool = False
     # grader: the first token's top alternatives are mostly words, the grade "1" at ~4%
     grader_words_first: bool = False
-    # image parts never reach the model: they add no prompt tokens, the model cannot see them
+    # a text-only server: a message whose content is a list of parts (text and images)
+    # never reaches the model, as with llama.cpp without a vision projector
     drop_images: bool = False
     # tools offered are ignored: the candidate answers in plain text, never with a tool call
     ignore_tools: bool = False
@@ -348,9 +349,10 @@ class RealModes:
 
 
 def prompt_size(modes: RealModes, messages: list[dict[str, Any]]) -> int:
+    if modes.drop_images:
+        messages = [m for m in messages if not isinstance(m.get("content"), list)]
     words = sum(len(text_of(m.get("content")).split()) for m in messages)
-    images = 0 if modes.drop_images else len(image_digests(messages)) * IMAGE_TOKENS
-    return words + images
+    return words + len(image_digests(messages)) * IMAGE_TOKENS
 
 
 def cut_at_max_tokens(text: str, body: dict[str, Any]) -> tuple[str, bool]:

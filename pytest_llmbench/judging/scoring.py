@@ -89,6 +89,12 @@ def metric_result(
     )
 
 
+def unseen(degraded: str | None) -> MetricResult | None:
+    """The metric of an answer whose model did not see the task as sent: unscored, with
+    why (None when it did see it)."""
+    return MetricResult(unscored_reason=degraded) if degraded else None
+
+
 def attempt_quality(acc: MetricResult, compl: MetricResult) -> float | None:
     if acc.value is None or compl.value is None:
         return None

@@ -67,6 +67,9 @@ class ModelReply:
     # Reasoning the model published apart from its answer (recorded, never scored).
     thoughts: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    # Set when the model cannot have seen the request as sent (e.g. the server dropped its
+    # images): why, in one line. The pipeline then does not score the answer.
+    degraded: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

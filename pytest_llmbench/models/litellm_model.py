@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import replace
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -130,6 +131,41 @@ def prompt_tokens(name: str, request: ModelRequest) -> int | None:
     return int(count) if isinstance(count, int) else None
 
 
+# The fewest prompt tokens a provider counts for one image (OpenAI's low detail: 85).
+IMAGE_FLOOR_TOKENS = 85
+# A prompt counted below this share of the estimate (text + image floors) did not arrive
+# whole. Tokenizers differ by tens of percent, so only a drop this large is certain: it
+# catches servers that drop list-of-parts messages (a text-only llama.cpp keeps 52 tokens
+# of a 2,000-token prompt), not one that drops a small image and keeps a long text.
+FAR_BELOW = 0.5
+
+
+def _without_images(message: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    content = message.get("content")
+    if not isinstance(content, list):
+        return message, 0
+    kept = [p for p in content if not (isinstance(p, dict) and p.get("type") == "image_url")]
+    return {**message, "content": kept}, len(content) - len(kept)
+
+
+def images_dropped(name: str, request: ModelRequest, reported: int | None) -> str | None:
+    """Why the reply cannot have seen the request's images, when the provider's prompt
+    token count is below FAR_BELOW x (the text's estimate + IMAGE_FLOOR_TOKENS per image);
+    None when it may have (or there is nothing to compare)."""
+    stripped = [_without_images(m) for m in request.messages]
+    images = sum(n for _, n in stripped)
+    if not images or reported is None:
+        return None
+    text = prompt_tokens(name, replace(request, messages=tuple(m for m, _ in stripped)))
+    if text is None or reported >= FAR_BELOW * (text + images * IMAGE_FLOOR_TOKENS):
+        return None
+    return (
+        f"{name} did not see the prompt's images: it arrived as {reported} tokens, while its "
+        f"text alone is about {text} and each of its {images} image(s) adds at least "
+        f"{IMAGE_FLOOR_TOKENS} (the server dropped them: use a model that reads images)"
+    )
+
+
 class LiteLLMModel:
     offline = False
 
@@ -209,6 +245,7 @@ class LiteLLMModel:
         except (AttributeError, IndexError) as exc:
             raise ModelError(f"{self.name} ({request.role}): reply has no message ({exc})") from exc
         usage = getattr(response, "usage", None)
+        reported = getattr(usage, "prompt_tokens", None)
         # litellm prices every reply as it logs it; None when the model has no known price.
         hidden = getattr(response, "_hidden_params", None) or {}
         cost = hidden.get("response_cost")
@@ -217,10 +254,11 @@ class LiteLLMModel:
             model=self.name,
             text=text,
             latency_s=latency,
-            prompt_tokens=getattr(usage, "prompt_tokens", None),
+            prompt_tokens=reported,
             completion_tokens=getattr(usage, "completion_tokens", None),
             cost_usd=cost,
             first_token_logprobs=_first_token_logprobs(choice),
             finish_reason=getattr(choice, "finish_reason", None),
             tool_calls=_tool_calls(choice.message),
+            degraded=images_dropped(self.name, request, reported),
         )

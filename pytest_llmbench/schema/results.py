@@ -281,6 +281,11 @@ class AttemptResult(Schema):
     reports: list[JudgeReport] = Field(default_factory=list)
     calls: list[CallRecord] = Field(default_factory=list)
     code: CodeMetrics | None = Field(default=None, description="code metrics of the answer")
+    degraded: str | None = Field(
+        default=None,
+        description="the model did not see the task as sent (the server dropped its images, "
+        "or ignored the tools offered): why. The attempt is then not scored",
+    )
     dialog: DialogResult | None = Field(
         default=None,
         description="dialog scenarios: the answer is the files written (as fenced blocks), "

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from ..errors import ContextWindowError, ModelError
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
 from ..judging.judge import JudgeSetup, call_record
-from ..judging.scoring import attempt_quality, generation_rate
+from ..judging.scoring import attempt_quality, generation_rate, unseen
 from ..models.base import Model, ModelReply, ModelRequest, TaskContext, ToolCall
 from ..schema.results import AttemptResult, CallRecord, DialogResult, ToolEvent
 from .case import Case, Generation
@@ -49,6 +50,9 @@ from .tools import (
 from .turns import TurnRun, score_turns
 
 _NOT_A_TOOL_REJECTION = (401, 403, 408, 409, 429)
+# Native rounds without a single tool call after which the server is taken to ignore the
+# tools it is offered (llama.cpp's chatml template does so silently).
+TOOLS_IGNORED_ROUNDS = 3
 _EVENT_TEXT = 200
 
 
@@ -82,6 +86,7 @@ class Dialog:
         self.rounds = 0
         self.tool_errors = 0
         self.started = time.monotonic()
+        self.unseen: str | None = None  # a reply's `degraded`: the model missed part of the task
 
     def _system(self) -> dict[str, Any]:
         how = NATIVE_INSTRUCTIONS if self.native else TEXT_INSTRUCTIONS
@@ -141,6 +146,18 @@ class Dialog:
         self.calls.append(record)
         self.tokens += (reply.prompt_tokens or 0) + (reply.completion_tokens or 0)
         self.rounds += 1
+        self.unseen = self.unseen or reply.degraded
+
+    def degraded(self) -> str | None:
+        """Why the model cannot have seen the task as sent, else None."""
+        if self.unseen:
+            return self.unseen
+        if self.native and self.rounds >= TOOLS_IGNORED_ROUNDS and not self.events:
+            return (
+                f"{self.model.name} made no tool call in {self.rounds} rounds with tools "
+                "offered: the server seems to ignore them (try --llm-tool-protocol=text)"
+            )
+        return None
 
     def _execute(self, calls: list[ToolCall], turn: int, round_: int) -> list[ToolResult]:
         results: list[ToolResult] = []
@@ -244,7 +261,13 @@ async def run_dialog_attempt(
         runs, ended, reason = await _play(dialog, case.scenario.turns_for(case.dataset))
         final = workspace.files()
     seconds = time.monotonic() - dialog.started
-    scored = await score_turns(runs, case.scenario.system, setup)
+    degraded = dialog.degraded()
+    # A model that did not see the task is not judged; its turns keep their checks.
+    scored = await score_turns(
+        runs, case.scenario.system, replace(setup, judges=()) if degraded else setup
+    )
+    accuracy = unseen(degraded) or scored.accuracy
+    completeness = unseen(degraded) or scored.completeness
     calls = dialog.calls + [c for o in scored.outcomes for c in o.calls]
     written = {p: t for p, t in final.items() if seed.get(p) != t}
     answer = fenced_files(written)
@@ -263,9 +286,10 @@ async def run_dialog_attempt(
         answer=answer,
         answer_latency_s=latency,
         generation_rate=generation_rate(completion, latency),
-        accuracy=scored.accuracy,
-        completeness=scored.completeness,
-        quality=attempt_quality(scored.accuracy, scored.completeness),
+        accuracy=accuracy,
+        completeness=completeness,
+        quality=attempt_quality(accuracy, completeness),
+        degraded=degraded,
         steps=scored.steps,
         reports=[o.report for o in scored.outcomes],
         calls=calls,

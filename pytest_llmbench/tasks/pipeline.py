@@ -13,7 +13,13 @@ from ..code.answer_metrics import measure_answer
 from ..code.checks import run_check
 from ..errors import RunError
 from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
-from ..judging.scoring import attempt_quality, generation_rate, metric_result, step_results
+from ..judging.scoring import (
+    attempt_quality,
+    generation_rate,
+    metric_result,
+    step_results,
+    unseen,
+)
 from ..judging.statistics import exact_agreement
 from ..models.base import Model, ModelRequest, TaskContext
 from ..schema.results import (
@@ -54,14 +60,15 @@ async def run_attempt(
         reply.text,
         scenario.images if scenario.judge_images else (),
     )
-    judges = setup.judges if steps else ()  # no criteria yet: nothing to ask a judge
+    # No criteria yet, or a model that did not see the task: nothing to ask a judge.
+    judges = setup.judges if steps and not reply.degraded else ()
     outcomes: list[JudgeOutcome] = list(
         await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
     )
     for outcome in outcomes:
         calls += outcome.calls
     checked = step_results(steps, lambda check: run_check(check, reply.text), outcomes)
-    acc, compl = (metric_result(m, checked, outcomes) for m in METRICS)
+    acc, compl = (unseen(reply.degraded) or metric_result(m, checked, outcomes) for m in METRICS)
     # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
     code = await asyncio.to_thread(
         measure_answer,
@@ -82,6 +89,7 @@ async def run_attempt(
         reports=[o.report for o in outcomes],
         calls=calls,
         code=code,
+        degraded=reply.degraded,
     )
 
 

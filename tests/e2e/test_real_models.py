@@ -3,12 +3,13 @@ models misbehave, and each test shows what pytest-llmbench does about it."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import REPO, read_results
 from tests.conftest import judged_args as _args
-from tests.conftest import read_results
 from tests.dialog_project import script_player, write_dialog_project
 from tests.llm_server import FakeLLMServer, prompt_size, text_of
 
@@ -159,3 +160,39 @@ def test_a_dialog_that_reaches_the_window_ends_like_a_limit(
     assert len([c for c in attempt["calls"] if c["role"] == "candidate"]) == 2
     saved = root / "reports" / "workspaces" / "GreetInSteps-Mini-openai_cand" / "attempt-1"
     assert saved.is_dir()
+
+
+def test_a_server_that_drops_images_is_detected_and_not_scored(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer
+) -> None:
+    for folder in ("scenarios/multimodal", "datasets/javascript/PricingPage_NativeJS"):
+        shutil.copytree(REPO / folder, pytester.path / folder)
+    args = _args(llm_server, "--llm-cache=off", "-k", "MatchScreenshot")
+    pytester.runpytest(*args)  # a server that reads the images: the attempt counts
+    (item,) = read_results(pytester.path)
+    assert item["attempts"][0]["degraded"] is None
+    llm_server.policy.real.drop_images = True
+    judged = llm_server.roles().count("evaluator")
+    pytester.runpytest(*args).assert_outcomes(failed=1)
+    (item,) = read_results(pytester.path)
+    assert item["status"] == "unscored"
+    (attempt,) = item["attempts"]
+    assert "openai/cand did not see the prompt's images" in attempt["degraded"]
+    assert attempt["accuracy"]["unscored_reason"] == attempt["degraded"]
+    assert "did not see the prompt's images" in item["reason"]
+    assert llm_server.roles().count("evaluator") == judged  # not judged
+
+
+def test_a_server_that_ignores_tools_is_detected(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer
+) -> None:
+    root = write_dialog_project(pytester.path)
+    llm_server.policy.real.ignore_tools = True
+    pytester.runpytest(
+        "--llm-model=openai/cand", f"--llm-api-base={llm_server.base_url}", "--llm-attempts=1"
+    ).assert_outcomes(failed=1)
+    (item,) = read_results(root)
+    attempt = item["attempts"][0]
+    assert attempt["dialog"]["ended"] == "round limit"
+    assert "made no tool call in 4 rounds with tools offered" in attempt["degraded"]
+    assert "--llm-tool-protocol=text" in item["reason"]
