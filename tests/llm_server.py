@@ -221,18 +221,21 @@ class FakeLLMServer:
         }
         if logprobs is not None:
             choice["logprobs"] = logprobs
-        return {
-            "id": f"chatcmpl-{len(self.requests)}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model", "fake"),
-            "choices": [choice],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
+        return with_timings(
+            self.policy.real,
+            {
+                "id": f"chatcmpl-{len(self.requests)}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", "fake"),
+                "choices": [choice],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
             },
-        }
+        )
 
     def _evaluate(self, messages: list[dict[str, Any]]) -> str:
         user = text_of(messages[1]["content"])
@@ -346,6 +349,14 @@ class RealModes:
     ignore_tools: bool = False
     # a prompt over this many tokens is rejected with a 400 context-length error
     context_window: int | None = None
+    # llama.cpp's server timings: each reply says it took this many ms to generate
+    predicted_ms: float | None = None
+
+
+def with_timings(modes: RealModes, response: dict[str, Any]) -> dict[str, Any]:
+    if modes.predicted_ms is not None:
+        response["timings"] = {"prompt_ms": 1.0, "predicted_ms": modes.predicted_ms}
+    return response
 
 
 def prompt_size(modes: RealModes, messages: list[dict[str, Any]]) -> int:

@@ -80,6 +80,7 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         cached=bool(reply.extra.get("cached", False)),
         retries=int(reply.extra.get("retries", 0)),
         finish_reason=reply.finish_reason,
+        generation_s=reply.generation_s,
     )
 
 

@@ -64,6 +64,9 @@ class ModelReply:
     # Top alternatives of the first output token as (token, logprob), when the provider gives them.
     first_token_logprobs: list[tuple[str, float]] | None = None
     finish_reason: str | None = None
+    # Seconds the server spent generating the reply, when it says (llama.cpp's
+    # timings.predicted_ms); the call's latency also holds queueing and prompt reading.
+    generation_s: float | None = None
     # Reasoning the model published apart from its answer (recorded, never scored).
     thoughts: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()

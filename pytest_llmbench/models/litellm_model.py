@@ -166,6 +166,13 @@ def images_dropped(name: str, request: ModelRequest, reported: int | None) -> st
     )
 
 
+def _generation_seconds(response: Any) -> float | None:
+    """The server's own generation time: llama.cpp's `timings.predicted_ms`."""
+    timings = getattr(response, "timings", None)
+    ms = timings.get("predicted_ms") if isinstance(timings, dict) else None
+    return ms / 1000 if isinstance(ms, int | float) and ms > 0 else None
+
+
 class LiteLLMModel:
     offline = False
 
@@ -259,6 +266,7 @@ class LiteLLMModel:
             cost_usd=cost,
             first_token_logprobs=_first_token_logprobs(choice),
             finish_reason=getattr(choice, "finish_reason", None),
+            generation_s=_generation_seconds(response),
             tool_calls=_tool_calls(choice.message),
             degraded=images_dropped(self.name, request, reported),
         )

@@ -19,10 +19,12 @@ class ModelUsage:
 
 
 def usage_by_model(items: Iterable[dict[str, Any]]) -> dict[str, ModelUsage]:
-    """Every call of every attempt, by the model that answered it (candidate or judge)."""
+    """Every call of every attempt, and of an attempt an error stopped, by the model that
+    answered it (candidate or judge)."""
     table: dict[str, ModelUsage] = {}
     for item in items:
-        for attempt in item.get("attempts", []):
+        failed = [{"calls": item.get("failed_calls", [])}]
+        for attempt in item.get("attempts", []) + failed:
             for call in attempt.get("calls", []):
                 row = table.setdefault(call["model"], ModelUsage())
                 row.calls += 1

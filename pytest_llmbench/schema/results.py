@@ -51,6 +51,10 @@ class CallRecord(Schema):
     )
     cached: bool = Field(default=False, description="the reply came from the request cache")
     retries: int = Field(default=0, description="failed tries before this reply (429, 5xx, ...)")
+    generation_s: float | None = Field(
+        default=None,
+        description="seconds the server spent generating, when it says (llama.cpp timings)",
+    )
     finish_reason: str | None = Field(
         default=None,
         description='why the reply ended, as the provider said: "stop", "length" (cut at its '
@@ -272,6 +276,11 @@ class AttemptResult(Schema):
         description="completion tokens per second of the candidate call; null without token "
         "counts (offline models); llmbench/replay: the published run's recorded figures",
     )
+    generation_rate_basis: Literal["generation", "call"] | None = Field(
+        default=None,
+        description="what generation_rate divides by: the server's generation time "
+        "(generation) or the whole call, queueing and prompt reading included (call)",
+    )
     accuracy: MetricResult
     completeness: MetricResult
     quality: float | None = Field(
@@ -322,6 +331,11 @@ class ItemResult(Schema):
         default=None, description="why the item is unscored, errored or skipped"
     )
     attempts: list[AttemptResult] = Field(default_factory=list)
+    failed_calls: list[CallRecord] = Field(
+        default_factory=list,
+        description="calls of the attempt an error stopped: paid, so in the usage and cost, "
+        "never scored",
+    )
     best_attempt: int | None = Field(
         default=None, description="first attempt that reaches the best quality"
     )

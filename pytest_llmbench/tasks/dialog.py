@@ -29,14 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from ..code.answer_metrics import measure_answer
-from ..errors import ContextWindowError, ModelError
+from ..errors import ContextWindowError, ModelError, RunError
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
 from ..judging.judge import JudgeSetup, call_record
 from ..judging.scoring import attempt_quality, generation_rate, unseen
 from ..models.base import Model, ModelReply, ModelRequest, TaskContext, ToolCall
 from ..schema.results import AttemptResult, CallRecord, DialogResult, ToolEvent
-from .case import Case, Generation
+from .case import AttemptFailed, Case, Generation
 from .tools import (
     NATIVE_INSTRUCTIONS,
     NUDGE,
@@ -258,7 +258,10 @@ async def run_dialog_attempt(
         workspace = ToolWorkspace(Path(folder))
         workspace.seed(seed)
         dialog = Dialog(case, model, number, gen, workspace)
-        runs, ended, reason = await _play(dialog, case.scenario.turns_for(case.dataset))
+        try:
+            runs, ended, reason = await _play(dialog, case.scenario.turns_for(case.dataset))
+        except RunError as exc:
+            raise AttemptFailed(exc, dialog.calls) from exc
         final = workspace.files()
     seconds = time.monotonic() - dialog.started
     degraded = dialog.degraded()
@@ -280,12 +283,13 @@ async def run_dialog_attempt(
         case.complexity,
     )
     latency = sum(c.latency_s for c in dialog.calls)
-    completion = sum(c.completion_tokens or 0 for c in dialog.calls)
+    rate, basis = generation_rate(dialog.calls)
     return AttemptResult(
         attempt=number,
         answer=answer,
         answer_latency_s=latency,
-        generation_rate=generation_rate(completion, latency),
+        generation_rate=rate,
+        generation_rate_basis=basis,
         accuracy=accuracy,
         completeness=completeness,
         quality=attempt_quality(accuracy, completeness),

@@ -30,7 +30,7 @@ from ..schema.results import (
     Usage,
 )
 from ..schema.vocabulary import METRICS
-from .case import Case, Generation
+from .case import AttemptFailed, Case, Generation
 from .dialog import run_dialog_attempt
 
 
@@ -52,6 +52,7 @@ async def run_attempt(
         )
     )
     calls: list[CallRecord] = [call_record("candidate", reply)]
+    rate, basis = generation_rate(calls)
     steps = case.scenario.steps_for(case.dataset)
     scenario = case.scenario
     submission = Submission(
@@ -62,9 +63,12 @@ async def run_attempt(
     )
     # No criteria yet, or a model that did not see the task: nothing to ask a judge.
     judges = setup.judges if steps and not reply.degraded else ()
-    outcomes: list[JudgeOutcome] = list(
-        await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
-    )
+    try:
+        outcomes: list[JudgeOutcome] = list(
+            await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
+        )
+    except RunError as exc:  # the budget: judge failures themselves leave metrics unscored
+        raise AttemptFailed(exc, calls) from exc
     for outcome in outcomes:
         calls += outcome.calls
     checked = step_results(steps, lambda check: run_check(check, reply.text), outcomes)
@@ -81,7 +85,8 @@ async def run_attempt(
         attempt=number,
         answer=reply.text,
         answer_latency_s=reply.latency_s,
-        generation_rate=generation_rate(reply.completion_tokens, reply.latency_s),
+        generation_rate=rate,
+        generation_rate_basis=basis,
         accuracy=acc,
         completeness=compl,
         quality=attempt_quality(acc, compl),
@@ -113,12 +118,15 @@ def judge_agreement(attempt: AttemptResult) -> float | None:
     )
 
 
-def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemResult:
-    """Pick the best attempt (the first reaching the best quality) and fill the item's figures."""
+def summarise(
+    case: Case, model: Model, attempts: list[AttemptResult], failed: list[CallRecord] | None = None
+) -> ItemResult:
+    """Pick the best attempt (the first reaching the best quality) and fill the item's
+    figures; `failed`: the paid calls of an attempt an error stopped."""
     scored = [a for a in attempts if a.quality is not None]
     # max() keeps the first of equal attempts, which is the one the method counts.
     best = max(scored, key=lambda a: a.quality or 0.0) if scored else None
-    calls = [c for a in attempts for c in a.calls]
+    calls = [c for a in attempts for c in a.calls] + (failed or [])
     result = ItemResult(
         scenario=case.scenario.id,
         category=case.scenario.category,
@@ -132,6 +140,7 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
         ],
         status="scored" if best else "unscored",
         attempts=attempts,
+        failed_calls=failed or [],
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),
         judge_usage=_usage([c for c in calls if c.role != "candidate"]),
     )
@@ -168,7 +177,9 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
         try:
             attempt = await run_attempt(case, model, number, gen, setup)
         except RunError as exc:
-            result = summarise(case, model, attempts)
+            result = summarise(
+                case, model, attempts, exc.calls if isinstance(exc, AttemptFailed) else []
+            )
             result.status = "error"
             result.reason = f"attempt {number}: {exc}"
             return result

@@ -196,3 +196,44 @@ def test_a_server_that_ignores_tools_is_detected(
     assert attempt["dialog"]["ended"] == "round limit"
     assert "made no tool call in 4 rounds with tools offered" in attempt["degraded"]
     assert "--llm-tool-protocol=text" in item["reason"]
+
+
+def test_calls_of_an_errored_dialog_are_in_the_usage_and_cost(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer
+) -> None:
+    root = write_dialog_project(pytester.path)
+    llm_server.policy.candidate = script_player(
+        [root / "scenarios" / "dialog" / "GreetInSteps.yaml"]
+    )
+    llm_server.policy.status = lambda role, n: 400 if n == 3 else 200
+    result = pytester.runpytest(
+        "--llm-model=openai/cand",
+        f"--llm-api-base={llm_server.base_url}",
+        "--llm-attempts=1",
+        "--llm-price=openai/cand=1000000/1000000",
+    )
+    result.assert_outcomes(errors=1)
+    (item,) = read_results(root)
+    assert item["status"] == "error" and item["attempts"] == []
+    assert len(item["failed_calls"]) == 2
+    paid = sum(c["prompt_tokens"] + c["completion_tokens"] for c in item["failed_calls"])
+    assert item["candidate_usage"]["calls"] == 2
+    assert item["candidate_usage"]["cost_usd"] == pytest.approx(paid)
+    result.stdout.re_match_lines([r"openai/cand\s+2\s+0\s+0\s+\d+\s+\d+\s+\d+\.\d{4}"])
+
+
+def test_generation_rate_uses_server_timings_when_given_and_says_which(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    args = ["--llm-model=openai/cand", f"--llm-api-base={llm_server.base_url}"]
+    pytester.runpytest(*args, "--llm-attempts=1", "--llm-cache=off", "-k", "Explain")
+    (item,) = read_results(project)
+    assert item["attempts"][0]["generation_rate_basis"] == "call"
+    llm_server.policy.real.predicted_ms = 500.0
+    pytester.runpytest(*args, "--llm-attempts=1", "--llm-cache=off", "-k", "Explain")
+    (item,) = read_results(project)
+    (attempt,) = item["attempts"]
+    (call,) = attempt["calls"]
+    assert attempt["generation_rate_basis"] == "generation" and call["generation_s"] == 0.5
+    assert attempt["generation_rate"] == pytest.approx(call["completion_tokens"] / 0.5)
+    assert call["finish_reason"] == "stop"
