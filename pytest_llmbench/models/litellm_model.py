@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from dataclasses import replace
 from functools import cache
@@ -30,9 +31,41 @@ def litellm_module() -> ModuleType:
     return litellm
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
+# The kind of a provider failure, named once: litellm's class, else the HTTP status.
+_KINDS = {
+    "ContextWindowExceededError": "context window",
+    "AuthenticationError": "authentication",
+    "PermissionDeniedError": "authentication",
+    "RateLimitError": "rate limit",
+    "BadRequestError": "bad request",
+    "UnprocessableEntityError": "bad request",
+    "NotFoundError": "not found",
+    "Timeout": "timeout",
+    "TimeoutError": "timeout",
+    "ConnectionError": "connection",
+    "APIConnectionError": "connection",
+    "InternalServerError": "server",
+    "ServiceUnavailableError": "server",
+}
+_STATUS_KINDS = {400: "bad request", 401: "authentication", 403: "authentication", 404: "not found"}
+# litellm stacks the class names of every layer before the provider's message:
+# "litellm.ContextWindowExceededError: litellm.BadRequestError: ... OpenAIException - ..."
+_PREFIXES = re.compile(r"^(?:\s*(?:litellm\.)?\w*(?:Error|Exception)\b\s*[:-]\s*)+")
+
+
+def _kind(exc: BaseException, status: int | None) -> str:
+    kind = _KINDS.get(type(exc).__name__)
+    if kind is None and status is not None:
+        kind = _STATUS_KINDS.get(status) or ("rate limit" if status == 429 else None)
+        kind = kind or ("server" if status >= 500 else None)
+    return kind or type(exc).__name__
+
+
+def _provider_message(exc: BaseException) -> str:
+    """The provider's own message: the first line, without litellm's stacked prefixes."""
+    lines = [line for line in str(exc).strip().splitlines() if line.strip()]
+    text = _PREFIXES.sub("", lines[0]) if lines else ""
+    return text.strip()[:400] or "no message"
 
 
 # litellm exception classes worth retrying even when they carry no HTTP status.
@@ -58,7 +91,7 @@ def model_error(name: str, role: str, exc: BaseException) -> ModelError:
     retryable = transient or status in (408, 409, 429) or (status is not None and status >= 500)
     kind = ContextWindowError if type(exc).__name__ == "ContextWindowExceededError" else ModelError
     return kind(
-        f"{name} ({role}): {_first_line(exc)}",
+        f"{name} ({role}): {_kind(exc, status)}: {_provider_message(exc)}",
         retryable=retryable,
         status=status,
         retry_after=_retry_after(exc),

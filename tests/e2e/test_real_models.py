@@ -237,3 +237,30 @@ def test_generation_rate_uses_server_timings_when_given_and_says_which(
     assert attempt["generation_rate_basis"] == "generation" and call["generation_s"] == 0.5
     assert attempt["generation_rate"] == pytest.approx(call["completion_tokens"] / 0.5)
     assert call["finish_reason"] == "stop"
+
+
+def test_provider_errors_are_one_line_with_their_kind_once(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    llm_server.policy.real.context_window = 5
+    pytester.runpytest(*_args(llm_server, "-k", "Explain")).assert_outcomes(errors=1)
+    (item,) = read_results(project)
+    assert item["reason"].startswith(
+        "attempt 1: openai/cand (candidate): context window: This model's maximum context "
+        "length is 5 tokens. However, you requested"
+    )
+    assert "litellm" not in item["reason"] and "Error" not in item["reason"]
+
+
+def test_leaderboard_md_with_one_attempt_and_nothing_scored(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    llm_server.policy.evaluator_form = "garbage"
+    llm_server.policy.status = lambda role, n: 500 if role == "candidate" and n == 1 else 200
+    args = _args(llm_server, "--llm-max-retries=0", "--llm-retry-backoff=0.01")
+    pytester.runpytest(*args).assert_outcomes(failed=1, errors=1)
+    text = (project / "reports" / "leaderboard.md").read_text()
+    assert "pass@1 and pass@1" not in text and "pass@1: an attempt passes" in text
+    assert "metrics from ;" not in text and "by no grader" not in text
+    assert "- openai/cand: nothing scored of 2 items (1 unscored, 1 error)" in text
+    assert "| 0/2 (1 unscored, 1 error) |" in text
