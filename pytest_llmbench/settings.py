@@ -125,6 +125,19 @@ def _context_window(text: str) -> tuple[str, int]:
     return model.strip(), int(size)
 
 
+STRUCTURED_OUTPUTS = ("auto", "schema", "text")
+
+
+def _structured_output(text: str) -> tuple[str, str]:
+    """MODE or MODEL=MODE; ("", MODE) is the default for every judge."""
+    model, _, mode = str(text).strip().rpartition("=")
+    mode = mode.strip().lower()
+    if mode not in STRUCTURED_OUTPUTS:
+        accepted = "|".join(STRUCTURED_OUTPUTS)
+        raise argparse.ArgumentTypeError(f"expected {accepted} or MODEL={accepted}, got {text!r}")
+    return model.strip(), mode
+
+
 TOOL_PROTOCOLS = ("auto", "native", "text")
 
 
@@ -341,6 +354,16 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "repeat or comma-separate. Default: litellm's model table, else not checked",
         many=True,
     ),
+    # new option: structured_output
+    OptionSpec(
+        "structured_output",
+        _structured_output,
+        [],
+        "how judges are asked for their report: schema (response_format with a JSON "
+        "schema), text (read leniently), or auto (schema when litellm knows the model "
+        "supports it); MODE or MODEL=MODE, repeat or comma-separate. Default: auto",
+        many=True,
+    ),
     OptionSpec(
         "replay_dir",
         _text,
@@ -380,6 +403,11 @@ class Settings:
     grader_max_tokens: int = 512  # new option: grader_max_tokens
     # new option: context_window; model -> tokens
     context_windows: dict[str, int] = field(default_factory=dict)
+    # new option: structured_output; model -> auto | schema | text, "" the default
+    structured_outputs: dict[str, str] = field(default_factory=dict)
+
+    def structured_output(self, model: str) -> str:
+        return self.structured_outputs.get(model, self.structured_outputs.get("", "auto"))
 
     def tool_protocol(self, model: str) -> str:
         return self.tool_protocols.get(model, self.tool_protocols.get("", "auto"))
@@ -500,4 +528,5 @@ def resolve(config: pytest.Config) -> Settings:
         judge_max_tokens=values["judge_max_tokens"],  # new option: judge_max_tokens
         grader_max_tokens=values["grader_max_tokens"],  # new option: grader_max_tokens
         context_windows=dict(values["context_window"]),  # new option: context_window
+        structured_outputs=dict(values["structured_output"]),  # new option: structured_output
     )

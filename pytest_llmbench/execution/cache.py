@@ -64,6 +64,8 @@ def request_key(model: str, api_base: str | None, request: ModelRequest) -> str:
     }
     if request.tools:  # only when offered, so keys of requests without tools stay as they were
         fields["tools"] = list(request.tools)
+    if request.response_schema:  # likewise
+        fields["response_schema"] = request.response_schema
     text = json.dumps(fields, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..judging.judge import JudgeSetup
 from ..models.base import Model
+from ..models.litellm_model import supports_response_schema
 from ..schema.results import ItemResult
 from ..settings import Settings
 from ..tasks.case import Case, Generation
@@ -59,6 +60,7 @@ class Engine:
             )
         self._models: dict[str, Model] = {}
         self._futures: dict[str, Future[ItemResult]] = {}
+        self._schema_judges: dict[str, bool] = {}
 
     def model(self, name: str) -> Model:
         if name not in self._models:
@@ -93,7 +95,17 @@ class Engine:
             timeout=s.timeout,
             judge_max_tokens=s.judge_max_tokens,
             grader_max_tokens=s.grader_max_tokens,
+            structured=frozenset(j for j in s.judges if self._structured(j)),
         )
+
+    def _structured(self, judge: str) -> bool:
+        """Whether this judge is asked for its report under a JSON schema."""
+        if judge not in self._schema_judges:
+            mode = self.settings.structured_output(judge)
+            self._schema_judges[judge] = mode == "schema" or (
+                mode == "auto" and supports_response_schema(judge)
+            )
+        return self._schema_judges[judge]
 
     async def _run(self, case: Case, model: Model, setup: JudgeSetup) -> ItemResult:
         s = self.settings

@@ -22,6 +22,7 @@ from .parsing import (
     summarise_distribution,
 )
 from .prompts import (
+    REPORT_SCHEMA,
     TASK_VIEWS,
     evaluator_messages,
     grader_messages,
@@ -45,6 +46,8 @@ class JudgeSetup:
     timeout: float
     judge_max_tokens: int | None = 2048  # per evaluator reply (--llm-judge-max-tokens)
     grader_max_tokens: int | None = 512  # per sampled grader reply (--llm-grader-max-tokens)
+    # Judges asked for their report under prompts.REPORT_SCHEMA (--llm-structured-output)
+    structured: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ async def _ask_evaluator(
             temperature=0.0,
             max_tokens=setup.judge_max_tokens,
             timeout=setup.timeout,
+            response_schema=REPORT_SCHEMA if judge.name in setup.structured else None,
         )
         try:
             return request, await judge.complete(request), cut
@@ -162,6 +166,7 @@ async def evaluate(
                 text=reply.text,
                 error=f"unreadable report: {problem}",
                 input_cut=input_cut,
+                output="schema" if request.response_schema else "text",
             )
             forget(judge, request)
             repair = (reply.text, problem)
@@ -174,7 +179,12 @@ async def evaluate(
         missing = [s.id for s in steps if s.id not in matched]
         error = f"no verdict for {', '.join(missing)}{cut}" if missing else None
         outcome.report = JudgeReport(
-            judge=judge.name, text=reply.text, form=parsed.form, error=error, input_cut=input_cut
+            judge=judge.name,
+            text=reply.text,
+            form=parsed.form,
+            error=error,
+            input_cut=input_cut,
+            output="schema" if request.response_schema else "text",
         )
         break
     return outcome

@@ -91,6 +91,30 @@ def shorter_task(prompt: str, share: float) -> tuple[str, int]:
     return f"{prompt[:keep]}\n{note}", cut
 
 
+# The evaluator's report under structured output: one entry per criterion id.
+REPORT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "steps": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "passed": {"type": "boolean"},
+                    "confidence": {"type": "number"},
+                    "reason": {"type": "string"},
+                },
+                "required": ["id", "passed", "confidence", "reason"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["steps"],
+    "additionalProperties": False,
+}
+
+
 REPAIR_REQUEST = (
     "Your reply could not be read ({problem}). Reply again with JSON only, exactly in the form "
     'requested: {{"steps": [{{"id": ..., "criterion": ..., "passed": ..., "confidence": ..., '

@@ -51,6 +51,9 @@ class ModelRequest:
     sample: int = 0
     # OpenAI function-calling tool schemas offered to the model (dialogs); part of the cache key.
     tools: tuple[dict[str, Any], ...] | None = None
+    # A JSON schema the reply must follow (structured output, sent as response_format);
+    # part of the cache key.
+    response_schema: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -152,6 +152,14 @@ def known_window(name: str) -> int | None:
     return int(window) if isinstance(window, int) and window > 0 else None
 
 
+def supports_response_schema(name: str) -> bool:
+    """Whether litellm knows the model to take a JSON schema as response_format."""
+    try:
+        return bool(litellm_module().supports_response_schema(model=name))
+    except Exception:  # a model litellm does not map
+        return False
+
+
 def prompt_tokens(name: str, request: ModelRequest) -> int | None:
     """litellm's count of the request's prompt tokens (its tokenizer for the model, else
     cl100k); None when it cannot count these messages."""
@@ -262,6 +270,11 @@ class LiteLLMModel:
         if request.top_logprobs:
             kwargs["logprobs"] = True
             kwargs["top_logprobs"] = request.top_logprobs
+        if request.response_schema:
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "report", "schema": request.response_schema},
+            }
         if request.tools:
             kwargs["tools"] = list(request.tools)
             # litellm 1.106 routes any request with tools through its MCP gateway check,

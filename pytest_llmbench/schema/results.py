@@ -152,6 +152,11 @@ class JudgeReport(Schema):
     text: str
     form: ReportForm | None = None
     error: str | None = Field(default=None, description="why the report could not be used")
+    output: Literal["schema", "text"] = Field(
+        default="text",
+        description="how the report was asked for: under a JSON schema (structured output) "
+        "or as text read leniently",
+    )
     input_cut: int = Field(
         default=0,
         description="characters of the task prompt (its input code) left out so the "

@@ -264,3 +264,22 @@ def test_leaderboard_md_with_one_attempt_and_nothing_scored(
     assert "metrics from ;" not in text and "by no grader" not in text
     assert "- openai/cand: nothing scored of 2 items (1 unscored, 1 error)" in text
     assert "| 0/2 (1 unscored, 1 error) |" in text
+
+
+def test_a_judge_that_answers_only_under_a_json_schema(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    llm_server.policy.real.json_schema_only = True
+    # litellm does not know the local model: auto asks as text, and the report is prose.
+    pytester.runpytest(*_args(llm_server, "-k", "Explain")).assert_outcomes(failed=1)
+    (item,) = read_results(project)
+    assert item["attempts"][0]["reports"][0]["output"] == "text"
+    assert "response_format" not in _requests(llm_server, "evaluator")[0]
+    forced = "--llm-structured-output=openai/judge=schema"
+    pytester.runpytest(*_args(llm_server, forced, "-k", "Explain")).assert_outcomes(passed=1)
+    (item,) = read_results(project)
+    (report,) = item["attempts"][0]["reports"]
+    assert report["output"] == "schema" and report["form"] == "json" and report["error"] is None
+    sent = _requests(llm_server, "evaluator")[-1]["response_format"]
+    assert sent["type"] == "json_schema"
+    assert sent["json_schema"]["schema"]["required"] == ["steps"]
