@@ -264,11 +264,9 @@ async def run_dialog_attempt(
             raise AttemptFailed(exc, dialog.calls) from exc
         final = workspace.files()
     seconds = time.monotonic() - dialog.started
-    degraded = dialog.degraded()
-    # A model that did not see the task is not judged; its turns keep their checks.
-    scored = await score_turns(
-        runs, case.scenario.system, replace(setup, judges=()) if degraded else setup
-    )
+    degraded = dialog.degraded()  # then not judged; its turns keep their checks
+    judging = replace(setup, judges=()) if degraded else setup
+    scored = await score_turns(runs, case.scenario.system, judging)
     accuracy = unseen(degraded) or scored.accuracy
     completeness = unseen(degraded) or scored.completeness
     calls = dialog.calls + [c for o in scored.outcomes for c in o.calls]
@@ -282,12 +280,11 @@ async def run_dialog_attempt(
         case.dataset,
         case.complexity,
     )
-    latency = sum(c.latency_s for c in dialog.calls)
     rate, basis = generation_rate(dialog.calls)
     return AttemptResult(
         attempt=number,
         answer=answer,
-        answer_latency_s=latency,
+        answer_latency_s=sum(c.latency_s for c in dialog.calls),
         generation_rate=rate,
         generation_rate_basis=basis,
         accuracy=accuracy,

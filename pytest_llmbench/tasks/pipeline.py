@@ -39,10 +39,9 @@ async def run_attempt(
 ) -> AttemptResult:
     if case.scenario.is_dialog:
         return await run_dialog_attempt(case, model, number, gen, setup)
-    messages = case.messages()
     reply = await model.complete(
         ModelRequest(
-            messages=tuple(messages),
+            messages=tuple(case.messages()),
             role="candidate",
             temperature=gen.temperature,
             max_tokens=gen.max_tokens,
@@ -53,14 +52,9 @@ async def run_attempt(
     )
     calls: list[CallRecord] = [call_record("candidate", reply)]
     rate, basis = generation_rate(calls)
-    steps = case.scenario.steps_for(case.dataset)
-    scenario = case.scenario
-    submission = Submission(
-        scenario.system,
-        case.prompt_text(),
-        reply.text,
-        scenario.images if scenario.judge_images else (),
-    )
+    steps, scenario = case.scenario.steps_for(case.dataset), case.scenario
+    images = scenario.images if scenario.judge_images else ()
+    submission = Submission(scenario.system, case.prompt_text(), reply.text, images)
     # No criteria yet, or a model that did not see the task: nothing to ask a judge.
     judges = setup.judges if steps and not reply.degraded else ()
     try:
