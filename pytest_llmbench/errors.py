@@ -18,6 +18,8 @@ LLMBenchError      the base; the `llmbench` command prints any of them as one li
     │                    execution/retry.py tries a retryable one again, then raises it
     │                    saying how many retries it gave up after; tasks/dialog.py switches
     │                    to the text tool protocol when a provider rejects native tools.
+    │   └── ContextWindowError  the prompt does not fit the model's context window
+    │                    (models/litellm_model.py); a dialog ends on it as on a limit
     ├── BudgetExhausted  --llm-budget-usd is spent (execution/managed.py); the engine
     │                    reports the item as skipped (execution/engine.py)
     └── RunStopped       pytest stopped the run (-x, --maxfail, Ctrl-C): no new call
@@ -72,6 +74,11 @@ class ModelError(RunError):
         self.retryable = retryable
         self.status = status
         self.retry_after = retry_after
+
+
+class ContextWindowError(ModelError):
+    """The prompt does not fit the model's context window: counted before the call, or
+    the provider said so. Never retried as it is; a dialog ends at it like at a limit."""
 
 
 class BudgetExhausted(RunError):

@@ -161,4 +161,4 @@ def pytest_llmbench_make_model(name: str, settings: Settings) -> Model:
 
     if is_replay(name):
         return ReplayModel(name, settings.replay_dir)
-    return make_model(name, settings.api_base)
+    return make_model(name, settings.api_base, settings.context_windows.get(name))

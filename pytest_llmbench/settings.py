@@ -123,6 +123,33 @@ def _price(text: str) -> tuple[str, float, float]:
     return model, float(per_in), float(per_out)
 
 
+def _context_window(text: str) -> tuple[str, int]:
+    """MODEL=N: the model's context window in tokens."""
+    model, sep, size = str(text).strip().rpartition("=")
+    try:
+        if not sep or not model.strip() or int(size) < 1:
+            raise ValueError
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected MODEL=N with N the context window in tokens "
+            f"(e.g. openai/my-model=8192), got {text!r}"
+        ) from None
+    return model.strip(), int(size)
+
+
+STRUCTURED_OUTPUTS = ("auto", "schema", "text")
+
+
+def _structured_output(text: str) -> tuple[str, str]:
+    """MODE or MODEL=MODE; ("", MODE) is the default for every judge."""
+    model, _, mode = str(text).strip().rpartition("=")
+    mode = mode.strip().lower()
+    if mode not in STRUCTURED_OUTPUTS:
+        accepted = "|".join(STRUCTURED_OUTPUTS)
+        raise argparse.ArgumentTypeError(f"expected {accepted} or MODEL={accepted}, got {text!r}")
+    return model.strip(), mode
+
+
 TOOL_PROTOCOLS = ("auto", "native", "text")
 
 
@@ -288,6 +315,27 @@ class Settings:
         "scenarios", _text, ["scenarios"], many=True, convert=tuple,
         help="folders holding scenarios (`<folder>/<category>/<Id>.yaml`), relative to the "
         "rootdir; a YAML file outside them is never read. Repeat or comma-separate")  # fmt: skip
+    judge_max_tokens: int = option(
+        "judge_max_tokens", _int_at_least(1), 2048,
+        help="maximum completion tokens per evaluator reply; a reply cut there is recorded "
+        "as cut and repaired once")  # fmt: skip
+    grader_max_tokens: int = option(
+        "grader_max_tokens", _int_at_least(1), 512,
+        help="maximum completion tokens per sampled grader reply (the logprob call asks for "
+        "at most 16)")  # fmt: skip
+    context_windows: dict[str, int] = option(
+        "context_window", _context_window, [], many=True, convert=dict,
+        shown="litellm's model table, else not checked",
+        help="context window of a model litellm does not know (local servers): `MODEL=N` "
+        "tokens; repeat or comma-separate")  # fmt: skip
+    structured_outputs: dict[str, str] = option(
+        "structured_output", _structured_output, [], many=True, convert=dict, shown="`auto`",
+        help="how judges are asked for their report: `schema` (response_format with a JSON "
+        "schema), `text` (read leniently) or `auto` (schema when litellm knows the model "
+        "supports it); `MODE` or `MODEL=MODE`, repeat or comma-separate")  # fmt: skip
+
+    def structured_output(self, model: str) -> str:
+        return self.structured_outputs.get(model, self.structured_outputs.get("", "auto"))
 
     def tool_protocol(self, model: str) -> str:
         return self.tool_protocols.get(model, self.tool_protocols.get("", "auto"))

@@ -104,6 +104,8 @@ class ServerPolicy:
     status_of_request: Callable[[dict[str, Any]], int | None] = lambda body: None
     retry_after: str | None = None
     latency: float = 0.0
+    # How small local models misbehave (issue 19); see "real-model modes" below.
+    real: RealModes = field(default_factory=lambda: RealModes())
 
 
 @dataclass
@@ -180,7 +182,10 @@ class FakeLLMServer:
         messages = body.get("messages", [])
         role = self.role_of(body)
         message: dict[str, Any] | None = None
-        if role == "evaluator":
+        played = play_real_mode(self, role, body)
+        if played is not None:
+            text, logprobs = played
+        elif role == "evaluator":
             text, logprobs = self._evaluate(messages), None
         elif role == "grader":
             grade = self.policy.grade(messages[-1]["content"])
@@ -204,29 +209,33 @@ class FakeLLMServer:
             text = answer if isinstance(answer, str) else str(answer.get("content") or "")
         with self._lock:
             self.requests.append({**body, "_role": role, "_images": image_digests(messages)})
-        prompt_tokens = sum(len(text_of(m.get("content")).split()) for m in messages)
+        prompt_tokens = prompt_size(self.policy.real, messages)
         calls = (message or {}).get("tool_calls") or []
+        text, cut = cut_at_max_tokens(text, body)
         written = text + " ".join(c["function"]["arguments"] for c in calls)
         completion_tokens = max(1, len(written.split()))
         choice: dict[str, Any] = {
             "index": 0,
             "message": message or {"role": "assistant", "content": text},
-            "finish_reason": "tool_calls" if calls else "stop",
+            "finish_reason": "length" if cut else "tool_calls" if calls else "stop",
         }
         if logprobs is not None:
             choice["logprobs"] = logprobs
-        return {
-            "id": f"chatcmpl-{len(self.requests)}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model", "fake"),
-            "choices": [choice],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
+        return with_timings(
+            self.policy.real,
+            {
+                "id": f"chatcmpl-{len(self.requests)}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", "fake"),
+                "choices": [choice],
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
             },
-        }
+        )
 
     def _evaluate(self, messages: list[dict[str, Any]]) -> str:
         user = text_of(messages[1]["content"])
@@ -292,9 +301,13 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
 
         def _answer(self, body: dict[str, Any]) -> None:
             status = server.status_for(body)
+            rejection = context_rejection(server.policy.real, body)
+            if rejection is not None:
+                status = 400
             if status != 200:
                 error = json.dumps(
-                    {"error": {"message": f"scripted failure {status}", "type": "test"}}
+                    rejection
+                    or {"error": {"message": f"scripted failure {status}", "type": "test"}}
                 ).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -312,6 +325,94 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(payload)
 
     return Handler
+
+
+# -- real-model modes (issue 19) ---------------------------------------------------------
+# How small models behind local servers misbehave; each is off by default. Kept in one
+# block apart from the other modes. Tokens are words here, as in `reply`.
+
+IMAGE_TOKENS = 765  # what one image part costs a server that reads it (a 512 px tile)
+
+
+@dataclass
+class RealModes:
+    # evaluator: writes prose of this many words (never JSON), unless max_tokens cuts it
+    ramble_words: int = 0
+    # evaluator: readable JSON only when the request carries a JSON-schema response_format
+    json_schema_only: bool = False
+    # grader: the first token's top alternatives are mostly words, the grade "1" at ~4%
+    grader_words_first: bool = False
+    # a text-only server: a message whose content is a list of parts (text and images)
+    # never reaches the model, as with llama.cpp without a vision projector
+    drop_images: bool = False
+    # tools offered are ignored: the candidate answers in plain text, never with a tool call
+    ignore_tools: bool = False
+    # a prompt over this many tokens is rejected with a 400 context-length error
+    context_window: int | None = None
+    # llama.cpp's server timings: each reply says it took this many ms to generate
+    predicted_ms: float | None = None
+
+
+def with_timings(modes: RealModes, response: dict[str, Any]) -> dict[str, Any]:
+    if modes.predicted_ms is not None:
+        response["timings"] = {"prompt_ms": 1.0, "predicted_ms": modes.predicted_ms}
+    return response
+
+
+def prompt_size(modes: RealModes, messages: list[dict[str, Any]]) -> int:
+    if modes.drop_images:
+        messages = [m for m in messages if not isinstance(m.get("content"), list)]
+    words = sum(len(text_of(m.get("content")).split()) for m in messages)
+    return words + len(image_digests(messages)) * IMAGE_TOKENS
+
+
+def cut_at_max_tokens(text: str, body: dict[str, Any]) -> tuple[str, bool]:
+    """The reply cut to max_tokens words when the request set it; whether it was cut."""
+    limit = body.get("max_tokens") or body.get("max_completion_tokens")
+    words = text.split(" ")
+    if not limit or len(text.split()) <= int(limit):
+        return text, False
+    return " ".join(words[: int(limit)]), True
+
+
+def context_rejection(modes: RealModes, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The 400 body a server with a small context window sends for an oversize prompt."""
+    if modes.context_window is None:
+        return None
+    asked = prompt_size(modes, body.get("messages", [])) + int(body.get("max_tokens") or 0)
+    if asked <= modes.context_window:
+        return None
+    return {
+        "error": {
+            "message": f"This model's maximum context length is {modes.context_window} tokens. "
+            f"However, you requested {asked} tokens. Please reduce the length of the messages.",
+            "type": "invalid_request_error",
+            "code": "context_length_exceeded",
+        }
+    }
+
+
+def _wants_schema(body: dict[str, Any]) -> bool:
+    return (body.get("response_format") or {}).get("type") == "json_schema"
+
+
+def play_real_mode(
+    server: FakeLLMServer, role: str, body: dict[str, Any]
+) -> tuple[str, dict[str, Any] | None] | None:
+    """(text, logprobs) when a real-model mode decides this reply, else None."""
+    modes = server.policy.real
+    if role == "evaluator" and modes.ramble_words:
+        return " ".join(["hmm,"] * modes.ramble_words), None
+    if role == "evaluator" and modes.json_schema_only and not _wants_schema(body):
+        return "Sure! The answer looks fine to me overall, I would say it passes.", None
+    if role == "grader" and modes.grader_words_first:
+        words = [("The", -2.17), ("You", -2.70), ("Your", -2.83), ("1", -3.20), ("A", -3.26)]
+        top = [{"token": t, "logprob": lp, "bytes": list(t.encode())} for t, lp in words]
+        first = {"token": "The", "logprob": -2.17, "bytes": list(b"The"), "top_logprobs": top}
+        return ("The evaluation shows 3", {"content": [first]} if body.get("logprobs") else None)
+    if role == "candidate" and modes.ignore_tools and body.get("tools"):
+        return "I would look at the files first and then change them.", None
+    return None
 
 
 if (

@@ -65,6 +65,8 @@ def request_key(model: str, api_base: str | None, request: ModelRequest) -> str:
     }
     if request.tools:  # only when offered, so keys of requests without tools stay as they were
         fields["tools"] = list(request.tools)
+    if request.response_schema:  # likewise
+        fields["response_schema"] = request.response_schema
     text = json.dumps(fields, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -124,6 +126,15 @@ class RequestCache:
             db.commit()
 
         self._store.run(insert)
+
+    def forget(self, key: str) -> None:
+        """Drop a stored reply (a judge reply that could not be read is asked again)."""
+
+        def delete(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM replies WHERE key = ?", (key,))
+            db.commit()
+
+        self._store.run(delete)
 
     def close(self) -> None:
         self._store.close()

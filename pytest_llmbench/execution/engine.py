@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..judging.judge import JudgeSetup
 from ..models.base import Model
+from ..models.litellm_model import supports_response_schema
 from ..schema.results import ItemResult
 from ..schema.vocabulary import ItemStatus
 from ..settings import Settings
@@ -73,6 +74,7 @@ class Engine:
         self._given: set[str] = set()  # items whose result was handed out (a rerun asks again)
         self._stop_reason: str | None = None
         self._cancelled: list[str] = []  # items stopped before they finished
+        self._schema_judges: dict[str, bool] = {}
 
     def model(self, name: str) -> Model:
         if name not in self._models:
@@ -154,7 +156,19 @@ class Engine:
             grader=self.model(s.grader) if s.grader else None,
             grader_samples=s.grader_samples,
             timeout=s.timeout,
+            judge_max_tokens=s.judge_max_tokens,
+            grader_max_tokens=s.grader_max_tokens,
+            structured=frozenset(j for j in s.judges if self._structured(j)),
         )
+
+    def _structured(self, judge: str) -> bool:
+        """Whether this judge is asked for its report under a JSON schema."""
+        if judge not in self._schema_judges:
+            mode = self.settings.structured_output(judge)
+            self._schema_judges[judge] = mode == "schema" or (
+                mode == "auto" and supports_response_schema(judge)
+            )
+        return self._schema_judges[judge]
 
     async def _timed(
         self, case: Case, model: Model, setup: JudgeSetup, state: ItemState

@@ -169,6 +169,16 @@ class ManagedModel:
         services.fetched.add(key)
         return reply
 
+    def forget(self, request: ModelRequest) -> None:
+        """Drop the cached reply to this request: the judge could not use it, so the next
+        run asks again (a new call) instead of replaying it. Replay mode keeps it."""
+        services = self.services
+        if self.offline or services.cache is None or services.cache_mode == "replay":
+            return
+        key = request_key(self.name, self.api_base, request)
+        services.cache.forget(key)
+        services.fetched.discard(key)
+
     async def _call(self, request: ModelRequest) -> ModelReply:
         services = self.services
         limiter = services.limiter(self.name)

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ..errors import ContextWindowError, ModelError
 from ..formats.criteria import CriterionStep
 from ..formats.images import ScenarioImage
 from ..models.base import Model, ModelReply, ModelRequest
@@ -20,9 +21,19 @@ from .parsing import (
     parse_evaluator_reply,
     summarise_distribution,
 )
-from .prompts import REPAIR_REQUEST, evaluator_messages, grader_messages, metric_report
+from .prompts import (
+    REPORT_SCHEMA,
+    TASK_VIEWS,
+    evaluator_messages,
+    grader_messages,
+    metric_report,
+    repair_messages,
+    shorter_task,
+)
 
 TOP_LOGPROBS = 5
+# The logprob call reads only the first token; a few more show what the grader meant.
+GRADE_TOKENS = 16
 
 
 @dataclass(frozen=True)
@@ -33,6 +44,10 @@ class JudgeSetup:
     grader: Model | None  # None: each judge grades its own report
     grader_samples: int
     timeout: float
+    judge_max_tokens: int | None = 2048  # per evaluator reply (--llm-judge-max-tokens)
+    grader_max_tokens: int | None = 512  # per sampled grader reply (--llm-grader-max-tokens)
+    # Judges asked for their report under prompts.REPORT_SCHEMA (--llm-structured-output)
+    structured: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -68,35 +83,94 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         cached=bool(reply.extra.get("cached", False)),
         retries=int(reply.extra.get("retries", 0)),
         truncated_chars=reply.truncated_chars,
+        finish_reason=reply.finish_reason,
+        generation_s=reply.generation_s,
     )
+
+
+def cut_note(reply: ModelReply, limit: int | None) -> str:
+    """' (cut at the N-token limit)' when the reply ended at its token limit, else ''."""
+    if reply.finish_reason != "length":
+        return ""
+    return f" (cut at the {limit}-token limit)" if limit else " (cut at the token limit)"
+
+
+def forget(model: Model, request: ModelRequest) -> None:
+    """Drop an unusable reply from the request cache (when the model has one), so the
+    next run asks again instead of replaying it."""
+    drop = getattr(model, "forget", None)
+    if callable(drop):
+        drop(request)
+
+
+async def _ask_evaluator(
+    judge: Model,
+    setup: JudgeSetup,
+    submission: Submission,
+    steps: Sequence[CriterionStep],
+    repair: tuple[str, str] | None,
+) -> tuple[ModelRequest, ModelReply, int]:
+    """The evaluator's reply to the fullest view of the task that fits the judge's window
+    (prompts.TASK_VIEWS), with the characters of the task prompt left out. `repair`: the
+    unreadable reply and its problem, for the repair request."""
+    for share in TASK_VIEWS:
+        prompt, cut = shorter_task(submission.prompt, share)
+        messages = evaluator_messages(
+            submission.system, prompt, submission.answer, steps, submission.images
+        )
+        if repair is not None:
+            messages = repair_messages(messages, *repair)
+        request = ModelRequest(
+            messages=tuple(messages),
+            role="evaluator",
+            temperature=0.0,
+            max_tokens=setup.judge_max_tokens,
+            timeout=setup.timeout,
+            response_schema=REPORT_SCHEMA if judge.name in setup.structured else None,
+        )
+        try:
+            return request, await judge.complete(request), cut
+        except ContextWindowError:
+            if share == TASK_VIEWS[-1]:
+                raise  # even without the input code it does not fit
+    raise AssertionError("TASK_VIEWS ends with the shortest view")
 
 
 async def evaluate(
     judge: Model, setup: JudgeSetup, submission: Submission, steps: Sequence[CriterionStep]
 ) -> JudgeOutcome:
-    """Ask one judge for per-step verdicts; one repair retry if its reply cannot be read."""
-    messages = evaluator_messages(
-        submission.system, submission.prompt, submission.answer, steps, submission.images
-    )
+    """Ask one judge for per-step verdicts; one repair retry if its reply cannot be read.
+
+    A failed call ends the evaluation with the failure as the report's error: the
+    candidate's answer stays, its metrics are unscored with that reason."""
     outcome = JudgeOutcome(judge=judge.name, report=JudgeReport(judge=judge.name, text=""))
-    for try_number in (1, 2):
-        reply = await judge.complete(
-            ModelRequest(
-                messages=tuple(messages), role="evaluator", temperature=0.0, timeout=setup.timeout
+    repair: tuple[str, str] | None = None
+    for _ in (1, 2):
+        try:
+            request, reply, input_cut = await _ask_evaluator(
+                judge, setup, submission, steps, repair
             )
-        )
+        except ModelError as exc:
+            before = f"{outcome.report.error}; the repair " if outcome.report.error else "judge "
+            outcome.report = JudgeReport(
+                judge=judge.name, text=outcome.report.text, error=f"{before}call: {exc}"
+            )
+            break
         outcome.calls.append(call_record("evaluator", reply))
+        cut = cut_note(reply, setup.judge_max_tokens)
         try:
             parsed = parse_evaluator_reply(reply.text)
         except ReportParseError as exc:
+            problem = f"{exc}{cut}"
             outcome.report = JudgeReport(
-                judge=judge.name, text=reply.text, error=f"unreadable report: {exc}"
+                judge=judge.name,
+                text=reply.text,
+                error=f"unreadable report: {problem}",
+                input_cut=input_cut,
+                output="schema" if request.response_schema else "text",
             )
-            if try_number == 1:
-                messages = messages + [
-                    {"role": "assistant", "content": reply.text},
-                    {"role": "user", "content": REPAIR_REQUEST.format(problem=exc)},
-                ]
+            forget(judge, request)
+            repair = (reply.text, problem)
             continue
         matched = match_steps(parsed.steps, steps)
         outcome.verdicts = {
@@ -104,9 +178,14 @@ async def evaluate(
             for step_id, p in matched.items()
         }
         missing = [s.id for s in steps if s.id not in matched]
-        error = f"no verdict for {', '.join(missing)}" if missing else None
+        error = f"no verdict for {', '.join(missing)}{cut}" if missing else None
         outcome.report = JudgeReport(
-            judge=judge.name, text=reply.text, form=parsed.form, error=error
+            judge=judge.name,
+            text=reply.text,
+            form=parsed.form,
+            error=error,
+            input_cut=input_cut,
+            output="schema" if request.response_schema else "text",
         )
         break
     return outcome
@@ -134,47 +213,74 @@ def _grade_from(
     )
 
 
+async def _samples(grader: Model, request: ModelRequest, count: int) -> list[ModelReply | str]:
+    """K grader samples; a failed call is its one-line reason (the others still count)."""
+    replies = await asyncio.gather(
+        *(grader.complete(replace(request, sample=i)) for i in range(count)),
+        return_exceptions=True,
+    )
+    out: list[ModelReply | str] = []
+    for reply in replies:
+        if isinstance(reply, ModelError):
+            out.append(str(reply))
+        elif isinstance(reply, BaseException):
+            raise reply  # the budget, a cancellation: not the grader's failure
+        else:
+            out.append(reply)
+    return out
+
+
 async def grade(
     grader: Model, setup: JudgeSetup, judge_name: str, metric: Metric, report: str
 ) -> tuple[Grade, list[CallRecord]]:
-    """One grade 1-4 with its distribution: logprobs of the first token, else K samples."""
+    """One grade 1-4 with its distribution: logprobs of the first token when the grade
+    tokens carry enough of its probability (parsing.MIN_GRADE_SHARE), else K samples."""
     messages = tuple(grader_messages(metric, report))
-    first = await grader.complete(
-        ModelRequest(
-            messages=messages,
-            role="grader",
-            temperature=0.0,
-            max_tokens=2,
-            top_logprobs=TOP_LOGPROBS,
-            timeout=setup.timeout,
+    failed = Grade(metric=metric, judge=judge_name, grader=grader.name, method="logprobs")
+    limit = setup.grader_max_tokens
+    try:
+        first = await grader.complete(
+            ModelRequest(
+                messages=messages,
+                role="grader",
+                temperature=0.0,
+                max_tokens=min(GRADE_TOKENS, limit) if limit else GRADE_TOKENS,
+                top_logprobs=TOP_LOGPROBS,
+                timeout=setup.timeout,
+            )
         )
-    )
+    except ModelError as exc:
+        return failed.model_copy(update={"error": f"grader call: {exc}", "samples": 0}), []
     calls = [call_record("grader", first)]
-    dist = grade_distribution_from_logprobs(first.first_token_logprobs or [])
+    top = first.first_token_logprobs
+    dist, why = grade_distribution_from_logprobs(top or [])
     if dist is not None:
-        return _grade_from(metric, judge_name, grader.name, "logprobs", dist, 1), calls
-    # No logprobs from this provider: sample the grader and use the empirical distribution.
-    # No token cap here: providers without logprobs include reasoning models, which spend
-    # tokens thinking before they answer the digit.
-    sample = ModelRequest(messages=messages, role="grader", temperature=1.0, timeout=setup.timeout)
-    replies = await asyncio.gather(
-        *(grader.complete(replace(sample, sample=i)) for i in range(setup.grader_samples))
+        found = _grade_from(metric, judge_name, grader.name, "logprobs", dist, 1)
+        return found.model_copy(update={"top_logprobs": top}), calls
+    # Sample the grader and use the empirical distribution. Bounded: one sample at
+    # temperature 1 can otherwise ramble until the call times out.
+    sample = ModelRequest(
+        messages=messages, role="grader", temperature=1.0, max_tokens=limit, timeout=setup.timeout
     )
-    calls += [call_record("grader", r) for r in replies]
-    grades = [g for g in (grade_from_text(r.text) for r in replies) if g is not None]
+    replies = await _samples(grader, sample, setup.grader_samples)
+    answered = [r for r in replies if isinstance(r, ModelReply)]
+    calls += [call_record("grader", r) for r in answered]
+    grades = [g for g in (grade_from_text(r.text) for r in answered) if g is not None]
     if not grades:
-        shown = (replies[0] if replies else first).text[:80]
-        error = f"no grade 1-4 in {len(replies)} grader replies (e.g. {shown!r})"
-        return Grade(
-            metric=metric,
-            judge=judge_name,
-            grader=grader.name,
-            method="sampling",
-            samples=0,
-            error=error,
-        ), calls
+        shown = (
+            f"e.g. {answered[0].text[:80]!r}{cut_note(answered[0], limit)}"
+            if answered
+            else next(r for r in replies if isinstance(r, str))
+        )
+        error = f"no grade 1-4 in {len(replies)} grader replies ({shown})"
+        found = Grade(
+            metric=metric, judge=judge_name, grader=grader.name, method="sampling", samples=0
+        )
+        update = {"error": error, "top_logprobs": top, "sampled_because": why}
+        return found.model_copy(update=update), calls
     dist = distribution_from_samples(grades)
-    return _grade_from(metric, judge_name, grader.name, "sampling", dist, len(grades)), calls
+    found = _grade_from(metric, judge_name, grader.name, "sampling", dist, len(grades))
+    return found.model_copy(update={"top_logprobs": top, "sampled_because": why}), calls
 
 
 async def judge_answer(

@@ -288,17 +288,45 @@ def match_steps(parsed: list[ParsedStep], steps: Sequence[CriterionStep]) -> dic
 # -- grades ----------------------------------------------------------------------------
 
 
-def grade_distribution_from_logprobs(top: list[tuple[str, float]]) -> dict[int, float] | None:
-    """p_k from the first token's top alternatives, renormalised over the grades 1-4."""
+# The grade tokens 1-4 must carry at least this share of the probability of all the
+# first-token alternatives the provider listed (its top 5), or the grader is sampled:
+# a "1" at 4% behind "The" and "You" is a word beginning, not a grade (README "Grades").
+MIN_GRADE_SHARE = 0.5
+# Token decorations around a grade digit: spaces, quotes, bold marks, and the word-start
+# marks of byte-level (Ġ) and SentencePiece (▁) vocabularies.
+_TOKEN_DECORATION = " \t\n'\"`*Ġ▁"
+
+
+def grade_token(token: str) -> int | None:
+    """The grade a first token stands for (" 3", "'3", '"3' and "3" all mean 3), else None."""
+    text = token.strip(_TOKEN_DECORATION)
+    return int(text) if text in {str(k) for k in GRADES} else None
+
+
+def grade_distribution_from_logprobs(
+    top: list[tuple[str, float]],
+) -> tuple[dict[int, float] | None, str | None]:
+    """(p_k renormalised over the grades 1-4, None) from the first token's top
+    alternatives when the grade tokens carry at least MIN_GRADE_SHARE of their listed
+    probability; else (None, why the grader must be sampled instead)."""
+    if not top:
+        return None, "the provider gave no logprobs"
     mass = dict.fromkeys(GRADES, 0.0)
     for token, logprob in top:
-        text = token.strip()
-        if text in {str(k) for k in GRADES}:
-            mass[int(text)] += math.exp(logprob)
+        grade = grade_token(token)
+        if grade is not None:
+            mass[grade] += math.exp(logprob)
+    listed = sum(math.exp(logprob) for _, logprob in top)
     total = sum(mass.values())
+    shown = ", ".join(f"{token!r} {logprob:.2f}" for token, logprob in top[:5])
     if total <= 0:
-        return None
-    return {k: p / total for k, p in mass.items()}
+        return None, f"no grade 1-4 among the first token's top {len(top)} ({shown})"
+    if total < MIN_GRADE_SHARE * listed:
+        return None, (
+            f"grade tokens carry {total / listed:.0%} of the first token's top-{len(top)} "
+            f"probability, below {MIN_GRADE_SHARE:.0%} ({shown})"
+        )
+    return {k: p / total for k, p in mass.items()}, None
 
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")

@@ -72,11 +72,73 @@ Reply with JSON only, in this form, one entry per criterion, in the order given:
     ]
 
 
+# The shorter views of the task an evaluator is shown when its prompt does not fit the
+# judge's context window: the share of the task prompt (instructions first, then the input
+# code) kept, tried in this order. The answer and the criteria are always whole.
+TASK_VIEWS = (1.0, 0.5, 0.25, 0.1, 0.0)
+
+
+def shorter_task(prompt: str, share: float) -> tuple[str, int]:
+    """The task prompt cut to `share` of its characters, with a note; (text, chars cut)."""
+    if share >= 1.0:
+        return prompt, 0
+    keep = int(len(prompt) * share)
+    cut = len(prompt) - keep
+    note = (
+        f"[... the rest of the prompt, {cut} characters of input code, is left out here "
+        "to fit your context window; judge the answer on what it shows ...]"
+    )
+    return f"{prompt[:keep]}\n{note}", cut
+
+
+# The evaluator's report under structured output: one entry per criterion id.
+REPORT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "steps": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "passed": {"type": "boolean"},
+                    "confidence": {"type": "number"},
+                    "reason": {"type": "string"},
+                },
+                "required": ["id", "passed", "confidence", "reason"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["steps"],
+    "additionalProperties": False,
+}
+
+
 REPAIR_REQUEST = (
     "Your reply could not be read ({problem}). Reply again with JSON only, exactly in the form "
     'requested: {{"steps": [{{"id": ..., "criterion": ..., "passed": ..., "confidence": ..., '
-    '"explanation": ...}}]}}'
+    '"explanation": ...}}]}}. Keep each explanation to one sentence.\n\n'
+    "Your previous reply, shortened:\n<previous>\n{excerpt}\n</previous>"
 )
+# Of an unreadable reply, the repair request shows only its start and end: the whole reply
+# may be thousands of tokens (a rambling judge) and would overflow the context window.
+EXCERPT_CHARS = 300
+
+
+def excerpt(text: str, chars: int = EXCERPT_CHARS) -> str:
+    """The first and last `chars` characters of a text, with how much was left out."""
+    if len(text) <= 2 * chars:
+        return text
+    return f"{text[:chars]}\n[... {len(text) - 2 * chars} characters left out ...]\n{text[-chars:]}"
+
+
+def repair_messages(
+    messages: Sequence[dict[str, Any]], reply: str, problem: str
+) -> list[dict[str, Any]]:
+    """The evaluator's request again, with what was wrong and an excerpt of the bad reply."""
+    request = REPAIR_REQUEST.format(problem=problem, excerpt=excerpt(reply))
+    return [*messages, {"role": "user", "content": request}]
 
 
 def metric_report(

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from statistics import mean
+from typing import Literal
 
 from ..formats.criteria import Check, CriterionStep
-from ..schema.results import MetricResult, StepResult, Verdict
+from ..schema.results import CallRecord, MetricResult, StepResult, Verdict
 from ..schema.vocabulary import Metric
 from .formulas import quality
 from .judge import JudgeOutcome
+
+RateBasis = Literal["generation", "call"]
 
 
 def weighted_rate(pairs: list[tuple[float, bool]]) -> float | None:
@@ -89,13 +92,29 @@ def metric_result(
     )
 
 
+def unseen(degraded: str | None) -> MetricResult | None:
+    """The metric of an answer whose model did not see the task as sent: unscored, with
+    why (None when it did see it)."""
+    return MetricResult(unscored_reason=degraded) if degraded else None
+
+
 def attempt_quality(acc: MetricResult, compl: MetricResult) -> float | None:
     if acc.value is None or compl.value is None:
         return None
     return quality(acc.value, compl.value)
 
 
-def generation_rate(completion_tokens: int | None, seconds: float) -> float | None:
-    """Completion tokens per second, from the replies' own figures: offline models give
-    no token counts, so no rate; llmbench/replay gives the published run's."""
-    return completion_tokens / seconds if completion_tokens and seconds > 0 else None
+def generation_rate(calls: Sequence[CallRecord]) -> tuple[float | None, RateBasis | None]:
+    """Completion tokens per second of these candidate calls, and what the seconds are:
+    the server's generation time when every call gives it ("generation"), else the
+    calls' whole latency ("call"). Offline models give no token counts, so no rate;
+    llmbench/replay gives the published run's."""
+    tokens = sum(c.completion_tokens or 0 for c in calls)
+    timed = [c.generation_s for c in calls]
+    if calls and all(t is not None and t > 0 for t in timed):
+        seconds, basis = sum(t or 0.0 for t in timed), "generation"
+    else:
+        seconds, basis = sum(c.latency_s for c in calls), "call"
+    if not tokens or seconds <= 0:
+        return None, None
+    return tokens / seconds, basis  # type: ignore[return-value]

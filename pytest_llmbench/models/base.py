@@ -53,6 +53,9 @@ class ModelRequest:
     sample: int = 0
     # OpenAI function-calling tool schemas offered to the model (dialogs); part of the cache key.
     tools: tuple[dict[str, Any], ...] | None = None
+    # A JSON schema the reply must follow (structured output, sent as response_format);
+    # part of the cache key.
+    response_schema: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -66,11 +69,17 @@ class ModelReply:
     # Top alternatives of the first output token as (token, logprob), when the provider gives them.
     first_token_logprobs: list[tuple[str, float]] | None = None
     finish_reason: str | None = None
+    # Seconds the server spent generating the reply, when it says (llama.cpp's
+    # timings.predicted_ms); the call's latency also holds queueing and prompt reading.
+    generation_s: float | None = None
     # Reasoning the model published apart from its answer (recorded, never scored).
     thoughts: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     # Characters cut off because the reply was over MAX_REPLY_CHARS (see bounded()).
     truncated_chars: int = 0
+    # Set when the model cannot have seen the request as sent (e.g. the server dropped its
+    # images): why, in one line. The pipeline then does not score the answer.
+    degraded: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
+from dataclasses import replace
 from functools import cache
 from types import ModuleType
 from typing import Any
 
-from ..errors import ConfigError, ModelError
+from ..errors import ConfigError, ContextWindowError, ModelError
 from .base import ModelReply, ModelRequest, ToolCall
 
 # Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the OpenAI client insists on one.
@@ -29,9 +31,41 @@ def litellm_module() -> ModuleType:
     return litellm
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0] if text else ''}"[:500]
+# The kind of a provider failure, named once: litellm's class, else the HTTP status.
+_KINDS = {
+    "ContextWindowExceededError": "context window",
+    "AuthenticationError": "authentication",
+    "PermissionDeniedError": "authentication",
+    "RateLimitError": "rate limit",
+    "BadRequestError": "bad request",
+    "UnprocessableEntityError": "bad request",
+    "NotFoundError": "not found",
+    "Timeout": "timeout",
+    "TimeoutError": "timeout",
+    "ConnectionError": "connection",
+    "APIConnectionError": "connection",
+    "InternalServerError": "server",
+    "ServiceUnavailableError": "server",
+}
+_STATUS_KINDS = {400: "bad request", 401: "authentication", 403: "authentication", 404: "not found"}
+# litellm stacks the class names of every layer before the provider's message:
+# "litellm.ContextWindowExceededError: litellm.BadRequestError: ... OpenAIException - ..."
+_PREFIXES = re.compile(r"^(?:\s*(?:litellm\.)?\w*(?:Error|Exception)\b\s*[:-]\s*)+")
+
+
+def _kind(exc: BaseException, status: int | None) -> str:
+    kind = _KINDS.get(type(exc).__name__)
+    if kind is None and status is not None:
+        kind = _STATUS_KINDS.get(status) or ("rate limit" if status == 429 else None)
+        kind = kind or ("server" if status >= 500 else None)
+    return kind or type(exc).__name__
+
+
+def _provider_message(exc: BaseException) -> str:
+    """The provider's own message: the first line, without litellm's stacked prefixes."""
+    lines = [line for line in str(exc).strip().splitlines() if line.strip()]
+    text = _PREFIXES.sub("", lines[0]) if lines else ""
+    return text.strip()[:400] or "no message"
 
 
 # litellm exception classes worth retrying even when they carry no HTTP status.
@@ -80,8 +114,9 @@ def model_error(name: str, role: str, exc: BaseException) -> ModelError:
     retryable = not _permanent(exc, status) and (
         transient or status in (408, 409, 429) or (status is not None and status >= 500)
     )
-    return ModelError(
-        f"{name} ({role}): {_first_line(exc)}",
+    kind = ContextWindowError if type(exc).__name__ == "ContextWindowExceededError" else ModelError
+    return kind(
+        f"{name} ({role}): {_kind(exc, status)}: {_provider_message(exc)}",
         retryable=retryable,
         status=status,
         retry_after=_retry_after(exc),
@@ -145,12 +180,112 @@ def missing_credentials(name: str) -> list[str]:
     return [k for k in needed if "KEY" in k.upper() or "TOKEN" in k.upper()]
 
 
+def known_window(name: str) -> int | None:
+    """The model's input window as litellm's model table gives it, None when unknown."""
+    try:
+        info = litellm_module().get_model_info(name)
+    except Exception:  # litellm raises a bare Exception for models it does not map
+        return None
+    window = info.get("max_input_tokens") or info.get("max_tokens")
+    return int(window) if isinstance(window, int) and window > 0 else None
+
+
+def supports_response_schema(name: str) -> bool:
+    """Whether litellm knows the model to take a JSON schema as response_format."""
+    try:
+        return bool(litellm_module().supports_response_schema(model=name))
+    except Exception:  # a model litellm does not map
+        return False
+
+
+def prompt_tokens(name: str, request: ModelRequest) -> int | None:
+    """litellm's count of the request's prompt tokens (its tokenizer for the model, else
+    cl100k); None when it cannot count these messages."""
+    try:
+        count = litellm_module().token_counter(
+            model=name, messages=list(request.messages), tools=list(request.tools or []) or None
+        )
+    except Exception:  # a message form the counter does not know: the provider decides
+        return None
+    return int(count) if isinstance(count, int) else None
+
+
+# The fewest prompt tokens a provider counts for one image (OpenAI's low detail: 85).
+IMAGE_FLOOR_TOKENS = 85
+# A prompt counted below this share of the estimate (text + image floors) did not arrive
+# whole. Tokenizers differ by tens of percent, so only a drop this large is certain: it
+# catches servers that drop list-of-parts messages (a text-only llama.cpp keeps 52 tokens
+# of a 2,000-token prompt), not one that drops a small image and keeps a long text.
+FAR_BELOW = 0.5
+
+
+def _without_images(message: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    content = message.get("content")
+    if not isinstance(content, list):
+        return message, 0
+    kept = [p for p in content if not (isinstance(p, dict) and p.get("type") == "image_url")]
+    return {**message, "content": kept}, len(content) - len(kept)
+
+
+def images_dropped(name: str, request: ModelRequest, reported: int | None) -> str | None:
+    """Why the reply cannot have seen the request's images, when the provider's prompt
+    token count is below FAR_BELOW x (the text's estimate + IMAGE_FLOOR_TOKENS per image);
+    None when it may have (or there is nothing to compare)."""
+    stripped = [_without_images(m) for m in request.messages]
+    images = sum(n for _, n in stripped)
+    if not images or reported is None:
+        return None
+    text = prompt_tokens(name, replace(request, messages=tuple(m for m, _ in stripped)))
+    if text is None or reported >= FAR_BELOW * (text + images * IMAGE_FLOOR_TOKENS):
+        return None
+    return (
+        f"{name} did not see the prompt's images: it arrived as {reported} tokens, while its "
+        f"text alone is about {text} and each of its {images} image(s) adds at least "
+        f"{IMAGE_FLOOR_TOKENS} (the server dropped them: use a model that reads images)"
+    )
+
+
+def _generation_seconds(response: Any) -> float | None:
+    """The server's own generation time: llama.cpp's `timings.predicted_ms`."""
+    timings = getattr(response, "timings", None)
+    ms = timings.get("predicted_ms") if isinstance(timings, dict) else None
+    return ms / 1000 if isinstance(ms, int | float) and ms > 0 else None
+
+
 class LiteLLMModel:
     offline = False
 
-    def __init__(self, name: str, api_base: str | None = None) -> None:
+    def __init__(
+        self, name: str, api_base: str | None = None, context_window: int | None = None
+    ) -> None:
         self.name = name
         self.api_base = api_base
+        # --llm-context-window for this model, else litellm's table (looked up on first use)
+        self._window = context_window
+        self._window_known = context_window is not None
+
+    @property
+    def context_window(self) -> int | None:
+        if not self._window_known:
+            self._window, self._window_known = known_window(self.name), True
+        return self._window
+
+    def check_fits(self, request: ModelRequest) -> None:
+        """Raise ContextWindowError, before anything is paid, when the prompt plus the
+        reply's token limit cannot fit the model's window (when the window is known)."""
+        window = self.context_window
+        if window is None:
+            return
+        size = prompt_tokens(self.name, request)
+        if size is None:
+            return
+        asked = size + (request.max_tokens or 0)
+        if asked > window:
+            reply = f" + {request.max_tokens} for the reply" if request.max_tokens else ""
+            raise ContextWindowError(
+                f"{self.name} ({request.role}): context window: prompt of {size} tokens{reply} "
+                f"does not fit the model's window of {window} tokens"
+            )
 
     def check_credentials(self) -> None:
         """A ConfigError naming the model and the variable when its key is not set. A local
@@ -187,6 +322,11 @@ class LiteLLMModel:
         if request.top_logprobs:
             kwargs["logprobs"] = True
             kwargs["top_logprobs"] = request.top_logprobs
+        if request.response_schema:
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "report", "schema": request.response_schema},
+            }
         if request.tools:
             kwargs["tools"] = list(request.tools)
             # litellm 1.106 routes any request with tools through its MCP gateway check,
@@ -197,6 +337,7 @@ class LiteLLMModel:
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         litellm = litellm_module()
+        self.check_fits(request)
         start = time.perf_counter()
         try:
             response = await litellm.acompletion(**self._kwargs(request))
@@ -214,6 +355,7 @@ class LiteLLMModel:
         except AttributeError as exc:
             raise ModelError(f"{self.name} ({request.role}): reply has no message ({exc})") from exc
         usage = getattr(response, "usage", None)
+        reported = getattr(usage, "prompt_tokens", None)
         # litellm prices every reply as it logs it; None when the model has no known price.
         hidden = getattr(response, "_hidden_params", None) or {}
         cost = hidden.get("response_cost")
@@ -222,10 +364,12 @@ class LiteLLMModel:
             model=self.name,
             text=text,
             latency_s=latency,
-            prompt_tokens=getattr(usage, "prompt_tokens", None),
+            prompt_tokens=reported,
             completion_tokens=getattr(usage, "completion_tokens", None),
             cost_usd=cost,
             first_token_logprobs=_first_token_logprobs(choice),
             finish_reason=getattr(choice, "finish_reason", None),
+            generation_s=_generation_seconds(response),
             tool_calls=_tool_calls(choice.message),
+            degraded=images_dropped(self.name, request, reported),
         )

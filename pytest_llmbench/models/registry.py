@@ -22,10 +22,11 @@ def is_builtin(name: str) -> bool:
     return name in OFFLINE_ANSWERS
 
 
-def make_model(name: str, api_base: str | None) -> Model:
-    """The built-in factory: offline models by name, litellm for everything else."""
+def make_model(name: str, api_base: str | None, context_window: int | None = None) -> Model:
+    """The built-in factory: offline models by name, litellm for everything else
+    (`context_window`: the model's input window when litellm does not know it)."""
     if is_offline(name):
         if name not in OFFLINE_ANSWERS:
             raise KeyError(name)
         return OfflineModel(name)
-    return LiteLLMModel(name, api_base)
+    return LiteLLMModel(name, api_base, context_window)

@@ -59,12 +59,49 @@ COLUMNS = [
 ]
 
 
+def _others(row: Row) -> str:
+    """How many items were unscored, errors or skipped: '1 unscored, 1 error', or ''."""
+    counts = ((row.unscored, "unscored"), (row.errors, "error"), (row.skipped, "skipped"))
+    return ", ".join(f"{n} {word}" for n, word in counts if n)
+
+
+def _outcomes(row: Row) -> str:
+    """'2/3', then how many items were unscored, errors or skipped (model rows only)."""
+    others = _others(row)
+    return f"{row.scored}/{row.items}" + (f" ({others})" if others else "")
+
+
+def _pass_at(board: Leaderboard) -> str:
+    """'pass@1', or 'pass@1 and pass@3' when there is more than one attempt."""
+    k = board.attempts
+    return "pass@1" if k == 1 else f"pass@1 and pass@{k}"
+
+
+def _sources(board: Leaderboard, r: Row) -> str:
+    """One model's note on where its figures come from."""
+    if not r.metric_sources:
+        others = f" ({_others(r)})" if _others(r) else ""
+        return f"- {r.model}: nothing scored of {r.items} items{others}"
+    pass_at_k = f"pass@{board.attempts} {_num(r.pass_at_k)}; " if board.attempts > 1 else ""
+    return (
+        f"- {r.model}: metrics from {_counts(r.metric_sources)}; grade distributions by "
+        f"{_counts(r.grade_methods) or 'no grader (checks only)'}; judges agree on "
+        f"{_share(r.judge_exact_agreement)} of grades (Krippendorff's alpha "
+        f"{_num(r.judge_alpha)}); checks agree with judges on "
+        f"{_share(r.check_judge_agreement)} of steps; {pass_at_k}per item median/p95: "
+        f"tokens {_num(r.tokens.median, 0)}/{_num(r.tokens.p95, 0)}, latency "
+        f"{_num(r.latency_s.median)}/{_num(r.latency_s.p95)} s, cost "
+        f"{_cost(r.cost_usd.median)}/{_cost(r.cost_usd.p95)}"
+    )
+
+
 def model_table(board: Leaderboard) -> list[str]:
     rows = [
         [
             "–" if rank is None else str(rank),
             r.model + (f" [{'; '.join(r.marks)}]" if r.marks else ""),
-            *_cells(r),
+            *_cells(r)[:-1],
+            _outcomes(r),
             str(r.judge_tokens),
             _cost(r.candidate_cost_usd),
             _cost(r.judge_cost_usd),
@@ -80,26 +117,17 @@ def render(board: Leaderboard) -> str:
         f"Score formula `{board.formula}`: "
         + "; ".join(f"{name} = {text}" for name, text in board.formulas.items())
         + f" (A = {board.attempts}); MaxRate = {_num(board.max_rate, 1)} tok/s.",
-        "95% CI: percentile bootstrap over items; pass@1 and "
-        f"pass@{board.attempts}: an attempt passes when (Acc + Compl)/8 >= {board.pass_quality}.",
+        f"95% CI: percentile bootstrap over items; {_pass_at(board)}: an attempt passes when "
+        f"(Acc + Compl)/8 >= {board.pass_quality}. Scored: items scored / items, then "
+        "how many were unscored (ran, but nothing could score them), errors (could not run) "
+        "or skipped.",
         "Accuracy and completeness are 1-4: judged (mean of the judges' weighted grades) or, "
         "with no judge, 1 + 3 x the weighted pass rate of the deterministic checks.",
         "",
     ]
     lines += model_table(board)
     notes = [f"- {r.model}: {'; '.join(r.notes)}" for r in board.models if r.notes]
-    sources = [
-        f"- {r.model}: metrics from {_counts(r.metric_sources)}; grade distributions by "
-        f"{_counts(r.grade_methods) or 'no grader'}; judges agree on "
-        f"{_share(r.judge_exact_agreement)} of grades (Krippendorff's alpha "
-        f"{_num(r.judge_alpha)}); checks agree with judges on "
-        f"{_share(r.check_judge_agreement)} of steps; pass@{board.attempts} "
-        f"{_num(r.pass_at_k)}; per item median/p95: tokens {_num(r.tokens.median, 0)}/"
-        f"{_num(r.tokens.p95, 0)}, latency {_num(r.latency_s.median)}/"
-        f"{_num(r.latency_s.p95)} s, cost {_cost(r.cost_usd.median)}/"
-        f"{_cost(r.cost_usd.p95)}"
-        for r in board.models
-    ]
+    sources = [_sources(board, r) for r in board.models]
     lines += ["", "Notes:", *notes, *sources, "", "## By category", ""]
     rows = [[r.model, str(r.category), r.formula, *_cells(r)] for r in board.categories]
     lines += _table(["Model", "Category", "Formula", *COLUMNS], rows)

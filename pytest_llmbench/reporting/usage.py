@@ -21,9 +21,11 @@ class ModelUsage:
 
 
 def _calls(items: Iterable[ItemResult]) -> Iterator[CallRecord]:
+    """Every call of every attempt, and of an attempt an error stopped (paid all the same)."""
     for item in items:
         for attempt in item.attempts:
             yield from attempt.calls
+        yield from item.failed_calls
 
 
 def usage_by_model(

@@ -55,6 +55,15 @@ class CallRecord(Schema):
         default=0,
         description="characters cut off a reply over the maximum reply size (models/base.py)",
     )
+    generation_s: float | None = Field(
+        default=None,
+        description="seconds the server spent generating, when it says (llama.cpp timings)",
+    )
+    finish_reason: str | None = Field(
+        default=None,
+        description='why the reply ended, as the provider said: "stop", "length" (cut at its '
+        'token limit), "tool_calls", ...; null when not given',
+    )
     tool_calls: list[dict[str, str]] = Field(
         default_factory=list,
         description="dialogs: the function calls of the reply, {id, name, arguments} as written",
@@ -114,6 +123,16 @@ class Grade(Schema):
     confident: bool = Field(default=False, description="max probability > 0.9")
     samples: int = Field(default=1, description="grader replies the distribution came from")
     error: str | None = None
+    top_logprobs: list[tuple[str, float]] | None = Field(
+        default=None,
+        description="the first grader token's top alternatives as [token, logprob], as the "
+        "provider gave them (null when it gave none), so a grade can be checked afterwards",
+    )
+    sampled_because: str | None = Field(
+        default=None,
+        description="method sampling: why the logprobs were not used (none given, no grade "
+        "token among them, or grade tokens below the minimum share)",
+    )
 
 
 class MetricResult(Schema):
@@ -142,6 +161,16 @@ class JudgeReport(Schema):
     text: str
     form: ReportForm | None = None
     error: str | None = Field(default=None, description="why the report could not be used")
+    output: Literal["schema", "text"] = Field(
+        default="text",
+        description="how the report was asked for: under a JSON schema (structured output) "
+        "or as text read leniently",
+    )
+    input_cut: int = Field(
+        default=0,
+        description="characters of the task prompt (its input code) left out so the "
+        "evaluator's request fits the judge's context window; 0: the whole task was shown",
+    )
 
 
 class FileCheck(Schema):
@@ -261,6 +290,11 @@ class AttemptResult(Schema):
         description="completion tokens per second of the candidate call; null without token "
         "counts (offline models); llmbench/replay: the published run's recorded figures",
     )
+    generation_rate_basis: Literal["generation", "call"] | None = Field(
+        default=None,
+        description="what generation_rate divides by: the server's generation time "
+        "(generation) or the whole call, queueing and prompt reading included (call)",
+    )
     accuracy: MetricResult
     completeness: MetricResult
     quality: float | None = Field(
@@ -270,6 +304,11 @@ class AttemptResult(Schema):
     reports: list[JudgeReport] = Field(default_factory=list)
     calls: list[CallRecord] = Field(default_factory=list)
     code: CodeMetrics | None = Field(default=None, description="code metrics of the answer")
+    degraded: str | None = Field(
+        default=None,
+        description="the model did not see the task as sent (the server dropped its images, "
+        "or ignored the tools offered): why. The attempt is then not scored",
+    )
     dialog: DialogResult | None = Field(
         default=None,
         description="dialog scenarios: the answer is the files written (as fenced blocks), "
@@ -313,6 +352,11 @@ class ItemResult(Schema):
         default=None, description="why the item is unscored, errored or skipped"
     )
     attempts: list[AttemptResult] = Field(default_factory=list)
+    failed_calls: list[CallRecord] = Field(
+        default_factory=list,
+        description="calls of the attempt an error stopped: paid, so in the usage and cost, "
+        "never scored",
+    )
     best_attempt: int | None = Field(
         default=None, description="first attempt that reaches the best quality"
     )

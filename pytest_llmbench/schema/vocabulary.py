@@ -32,7 +32,9 @@ CheckStatus = Literal["pass", "fail", "not checked"]
 ToolOutcome = Literal["ok", "refused", "malformed", "finished", "ignored"]
 
 # Why a dialog ended.
-DialogEnd = Literal["finished", "round limit", "token limit", "time limit", "tool error limit"]
+DialogEnd = Literal[
+    "finished", "round limit", "token limit", "time limit", "tool error limit", "context limit"
+]
 
 # The request cache: on (read and write), off, refresh (write only), replay (read only).
 CacheMode = Literal["on", "off", "refresh", "replay"]

@@ -12,6 +12,8 @@ Limits (the scenario's `limits:`), each ending the whole dialog with the reason:
                    concurrency slot behind other items (a call still running then is
                    cancelled);
   max_tool_errors  refused (outside the workspace) and malformed calls over the dialog.
+The model's context window ends it too ("context limit"): a request that does not fit,
+counted before the call or refused by the provider.
 The turns after the end are still scored, on the workspace as it was left.
 
 Protocol (--llm-tool-protocol): `native` offers the tools as function schemas; `text`
@@ -24,15 +26,16 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..code.answer_metrics import measure_answer
-from ..errors import ModelError
+from ..errors import ContextWindowError, ModelError, RunError
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
 from ..judging.judge import JudgeSetup, call_record
-from ..judging.scoring import attempt_quality, generation_rate
+from ..judging.scoring import attempt_quality, generation_rate, unseen
 from ..models.base import (
     QUEUE_CLOCK,
     Model,
@@ -43,7 +46,7 @@ from ..models.base import (
     ToolCall,
 )
 from ..schema.results import AttemptResult, CallRecord, DialogResult, ToolEvent
-from .case import Case, Generation
+from .case import AttemptFailed, Case, Generation
 from .tools import (
     NATIVE_INSTRUCTIONS,
     NUDGE,
@@ -57,6 +60,9 @@ from .tools import (
 from .turns import TurnRun, score_turns
 
 _NOT_A_TOOL_REJECTION = (401, 403, 408, 409, 429)
+# Native rounds without a single tool call after which the server is taken to ignore the
+# tools it is offered (llama.cpp's chatml template does so silently).
+TOOLS_IGNORED_ROUNDS = 3
 _EVENT_TEXT = 200
 
 
@@ -92,6 +98,7 @@ class Dialog:
         self.started = time.monotonic()
         # Waits for a concurrency slot (behind other items) are not the dialog's time.
         self.clock = QueueClock()
+        self.unseen: str | None = None  # a reply's `degraded`: the model missed part of the task
 
     def seconds(self) -> float:
         """The dialog's own time so far: wall time less its calls' waits for a slot."""
@@ -123,6 +130,8 @@ class Dialog:
         )
         try:
             return await self._timed_call(request)
+        except ContextWindowError as exc:
+            raise _Ended("context limit", str(exc)) from None
         except ModelError as exc:
             if not self._falls_back(exc):
                 raise
@@ -166,6 +175,18 @@ class Dialog:
         self.calls.append(record)
         self.tokens += (reply.prompt_tokens or 0) + (reply.completion_tokens or 0)
         self.rounds += 1
+        self.unseen = self.unseen or reply.degraded
+
+    def degraded(self) -> str | None:
+        """Why the model cannot have seen the task as sent, else None."""
+        if self.unseen:
+            return self.unseen
+        if self.native and self.rounds >= TOOLS_IGNORED_ROUNDS and not self.events:
+            return (
+                f"{self.model.name} made no tool call in {self.rounds} rounds with tools "
+                "offered: the server seems to ignore them (try --llm-tool-protocol=text)"
+            )
+        return None
 
     def _execute(self, calls: list[ToolCall], turn: int, round_: int) -> list[ToolResult]:
         results: list[ToolResult] = []
@@ -266,10 +287,17 @@ async def run_dialog_attempt(
         workspace = ToolWorkspace(Path(folder))
         workspace.seed(seed)
         dialog = Dialog(case, model, number, gen, workspace)
-        runs, ended, reason = await _play(dialog, case.scenario.turns_for(case.dataset))
+        try:
+            runs, ended, reason = await _play(dialog, case.scenario.turns_for(case.dataset))
+        except RunError as exc:
+            raise AttemptFailed(exc, dialog.calls) from exc
         final = workspace.files()
     seconds = dialog.seconds()
-    scored = await score_turns(runs, case.scenario.system, setup)
+    degraded = dialog.degraded()  # then not judged; its turns keep their checks
+    judging = replace(setup, judges=()) if degraded else setup
+    scored = await score_turns(runs, case.scenario.system, judging)
+    accuracy = unseen(degraded) or scored.accuracy
+    completeness = unseen(degraded) or scored.completeness
     calls = dialog.calls + [c for o in scored.outcomes for c in o.calls]
     written = {p: t for p, t in final.items() if seed.get(p) != t}
     answer = fenced_files(written)
@@ -281,16 +309,17 @@ async def run_dialog_attempt(
         case.dataset,
         case.complexity,
     )
-    latency = sum(c.latency_s for c in dialog.calls)
-    completion = sum(c.completion_tokens or 0 for c in dialog.calls)
+    rate, basis = generation_rate(dialog.calls)
     return AttemptResult(
         attempt=number,
         answer=answer,
-        answer_latency_s=latency,
-        generation_rate=generation_rate(completion, latency),
-        accuracy=scored.accuracy,
-        completeness=scored.completeness,
-        quality=attempt_quality(scored.accuracy, scored.completeness),
+        answer_latency_s=sum(c.latency_s for c in dialog.calls),
+        generation_rate=rate,
+        generation_rate_basis=basis,
+        accuracy=accuracy,
+        completeness=completeness,
+        quality=attempt_quality(accuracy, completeness),
+        degraded=degraded,
         steps=scored.steps,
         reports=[o.report for o in scored.outcomes],
         calls=calls,

@@ -13,7 +13,13 @@ from ..code.answer_metrics import measure_answer
 from ..code.checks import run_check
 from ..errors import RunError
 from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
-from ..judging.scoring import attempt_quality, generation_rate, metric_result, step_results
+from ..judging.scoring import (
+    attempt_quality,
+    generation_rate,
+    metric_result,
+    step_results,
+    unseen,
+)
 from ..judging.statistics import exact_agreement
 from ..models.base import Model, ModelRequest, TaskContext
 from ..schema.results import (
@@ -24,7 +30,7 @@ from ..schema.results import (
     Usage,
 )
 from ..schema.vocabulary import METRICS
-from .case import Case, Generation
+from .case import AttemptFailed, Case, Generation
 from .dialog import run_dialog_attempt
 
 
@@ -33,10 +39,9 @@ async def run_attempt(
 ) -> AttemptResult:
     if case.scenario.is_dialog:
         return await run_dialog_attempt(case, model, number, gen, setup)
-    messages = case.messages()
     reply = await model.complete(
         ModelRequest(
-            messages=tuple(messages),
+            messages=tuple(case.messages()),
             role="candidate",
             temperature=gen.temperature,
             max_tokens=gen.max_tokens,
@@ -46,22 +51,22 @@ async def run_attempt(
         )
     )
     calls: list[CallRecord] = [call_record("candidate", reply)]
-    steps = case.scenario.steps_for(case.dataset)
-    scenario = case.scenario
-    submission = Submission(
-        scenario.system,
-        case.prompt_text(),
-        reply.text,
-        scenario.images if scenario.judge_images else (),
-    )
-    judges = setup.judges if steps else ()  # no criteria yet: nothing to ask a judge
-    outcomes: list[JudgeOutcome] = list(
-        await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
-    )
+    rate, basis = generation_rate(calls)
+    steps, scenario = case.scenario.steps_for(case.dataset), case.scenario
+    images = scenario.images if scenario.judge_images else ()
+    submission = Submission(scenario.system, case.prompt_text(), reply.text, images)
+    # No criteria yet, or a model that did not see the task: nothing to ask a judge.
+    judges = setup.judges if steps and not reply.degraded else ()
+    try:
+        outcomes: list[JudgeOutcome] = list(
+            await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
+        )
+    except RunError as exc:  # the budget: judge failures themselves leave metrics unscored
+        raise AttemptFailed(exc, calls) from exc
     for outcome in outcomes:
         calls += outcome.calls
     checked = step_results(steps, lambda check: run_check(check, reply.text), outcomes)
-    acc, compl = (metric_result(m, checked, outcomes) for m in METRICS)
+    acc, compl = (unseen(reply.degraded) or metric_result(m, checked, outcomes) for m in METRICS)
     # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
     code = await asyncio.to_thread(
         measure_answer,
@@ -74,7 +79,8 @@ async def run_attempt(
         attempt=number,
         answer=reply.text,
         answer_latency_s=reply.latency_s,
-        generation_rate=generation_rate(reply.completion_tokens, reply.latency_s),
+        generation_rate=rate,
+        generation_rate_basis=basis,
         accuracy=acc,
         completeness=compl,
         quality=attempt_quality(acc, compl),
@@ -82,6 +88,7 @@ async def run_attempt(
         reports=[o.report for o in outcomes],
         calls=calls,
         code=code,
+        degraded=reply.degraded,
     )
 
 
@@ -105,12 +112,15 @@ def judge_agreement(attempt: AttemptResult) -> float | None:
     )
 
 
-def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemResult:
-    """Pick the best attempt (the first reaching the best quality) and fill the item's figures."""
+def summarise(
+    case: Case, model: Model, attempts: list[AttemptResult], failed: list[CallRecord] | None = None
+) -> ItemResult:
+    """Pick the best attempt (the first reaching the best quality) and fill the item's
+    figures; `failed`: the paid calls of an attempt an error stopped."""
     scored = [a for a in attempts if a.quality is not None]
     # max() keeps the first of equal attempts, which is the one the method counts.
     best = max(scored, key=lambda a: a.quality or 0.0) if scored else None
-    calls = [c for a in attempts for c in a.calls]
+    calls = [c for a in attempts for c in a.calls] + (failed or [])
     result = ItemResult(
         scenario=case.scenario.id,
         category=case.scenario.category,
@@ -124,6 +134,7 @@ def summarise(case: Case, model: Model, attempts: list[AttemptResult]) -> ItemRe
         ],
         status="scored" if best else "unscored",
         attempts=attempts,
+        failed_calls=failed or [],
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),
         judge_usage=_usage([c for c in calls if c.role != "candidate"]),
     )
@@ -160,7 +171,9 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
         try:
             attempt = await run_attempt(case, model, number, gen, setup)
         except RunError as exc:
-            result = summarise(case, model, attempts)
+            result = summarise(
+                case, model, attempts, exc.calls if isinstance(exc, AttemptFailed) else []
+            )
             result.status = "error"
             result.reason = f"attempt {number}: {exc}"
             return result

@@ -206,10 +206,12 @@ def test_plain_text_without_tool_calls_is_nudged_then_bounded(
     pytester: pytest.Pytester, dialog_project: Path, llm_server: FakeLLMServer
 ) -> None:
     llm_server.policy.candidate = lambda body: "I would change src/app.js."
-    pytester.runpytest(*_server_args(llm_server)).assert_outcomes(passed=1)
+    # Never a tool call with tools offered: not scored as if the model had used them.
+    pytester.runpytest(*_server_args(llm_server)).assert_outcomes(failed=1)
     (item,) = read_results(dialog_project)
     dialog = item["attempts"][0]["dialog"]
     assert dialog["ended"] == "round limit"
+    assert "made no tool call in 4 rounds" in item["attempts"][0]["degraded"]
     assert dialog["messages"][-1] == {
         "role": "user",
         "content": "No tool was called. Use the tools to do the step, then call finish_step.",

@@ -292,7 +292,20 @@ def test_results_written_in_one_go_keep_the_dialog_workspaces(tmp_path: Path) ->
 
 def test_generation_rate_comes_from_the_replies_own_figures() -> None:
     from pytest_llmbench.judging.scoring import generation_rate
+    from pytest_llmbench.schema.results import CallRecord
 
-    assert generation_rate(500, 10.0) == 50.0
-    assert generation_rate(None, 10.0) is None  # offline models give no token counts
-    assert generation_rate(500, 0.0) is None
+    def call(tokens: int | None, seconds: float, generating: float | None = None) -> CallRecord:
+        return CallRecord(
+            role="candidate",
+            model="m",
+            completion_tokens=tokens,
+            latency_s=seconds,
+            generation_s=generating,
+        )
+
+    assert generation_rate([call(500, 10.0)]) == (50.0, "call")
+    assert generation_rate([call(None, 10.0)]) == (None, None)  # offline: no token counts
+    assert generation_rate([call(500, 0.0)]) == (None, None)
+    # Server timings count only when every call gives them.
+    assert generation_rate([call(300, 10.0, 2.0), call(200, 10.0, 3.0)]) == (100.0, "generation")
+    assert generation_rate([call(300, 10.0, 2.0), call(200, 10.0)]) == (25.0, "call")

@@ -14,6 +14,7 @@ from pytest_llmbench.judging.parsing import (
     distribution_from_samples,
     grade_distribution_from_logprobs,
     grade_from_text,
+    grade_token,
     match_steps,
     parse_evaluator_reply,
     summarise_distribution,
@@ -275,14 +276,53 @@ def test_logprob_distribution_sums_token_variants_and_ignores_others() -> None:
         ("**", math.log(0.15)),
         ("10", math.log(0.05)),
     ]
-    dist = grade_distribution_from_logprobs(top)
-    assert dist is not None
+    dist, why = grade_distribution_from_logprobs(top)
+    assert dist is not None and why is None
     assert dist == pytest.approx({1: 0.0, 2: 0.0, 3: 0.75, 4: 0.25})
 
 
 def test_logprob_distribution_without_grades_is_none() -> None:
-    assert grade_distribution_from_logprobs([("The", -0.1), ("**", -2.0)]) is None
-    assert grade_distribution_from_logprobs([]) is None
+    dist, why = grade_distribution_from_logprobs([("The", -0.1), ("**", -2.0)])
+    assert dist is None and why is not None and "no grade 1-4" in why
+    assert grade_distribution_from_logprobs([]) == (None, "the provider gave no logprobs")
+
+
+def test_a_grade_with_a_small_share_of_the_first_token_is_not_a_distribution() -> None:
+    # The issue's case: "1" at about 4% behind words; renormalising would make it {1: 1.0}.
+    top = [("The", -2.17), ("You", -2.70), ("Your", -2.83), ("1", -3.20), ("A", -3.26)]
+    dist, why = grade_distribution_from_logprobs(top)
+    assert dist is None
+    assert why is not None and "below 50%" in why and "'1' -3.20" in why
+
+
+def test_grade_tokens_count_at_the_minimum_share_with_spaces_and_quotes() -> None:
+    top = [
+        (" 3", math.log(0.3)),
+        ("'3", math.log(0.1)),
+        ('"4', math.log(0.1)),
+        ("The", math.log(0.5)),
+    ]
+    dist, why = grade_distribution_from_logprobs(top)  # grades hold exactly half: enough
+    assert why is None and dist == pytest.approx({1: 0.0, 2: 0.0, 3: 0.8, 4: 0.2})
+    top[0] = (" 3", math.log(0.29))
+    assert grade_distribution_from_logprobs(top)[0] is None
+
+
+@pytest.mark.parametrize(
+    ("token", "grade"),
+    [
+        (" 3", 3),
+        ("'3", 3),
+        ('"3', 3),
+        ("\u01203", 3),
+        ("4", 4),
+        ("5", None),
+        ("3.", None),
+        ("The", None),
+    ],
+)
+def test_grade_token_recognises_decorated_digits(token: str, grade: int | None) -> None:
+    assert grade_token(token) == grade
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,8 @@ def test_the_leaderboard_keeps_its_settings_keys_in_order(pytester: pytest.Pytes
         "max_retries", "retry_backoff", "cache", "cache_dir", "resume", "budget_usd", "prices",
         "replay_dir", "tool_protocols",
         # Options added since: after the ones leaderboard.json always had.
-        "scenario_roots",
+        "scenario_roots", "judge_max_tokens", "grader_max_tokens", "context_windows",
+        "structured_outputs",
     ]  # fmt: skip
 
 
