@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..formats.scenario import CriterionStep
+from ..formats.criteria import CriterionStep
 from ..judging.formulas import quality
 from ..judging.judge import JudgeSetup, Submission, call_record, judge_answer
 from ..judging.scoring import majority, metric_result, step_results
