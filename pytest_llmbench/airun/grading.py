@@ -65,7 +65,7 @@ def round_half_even(value: float, places: int = 2) -> float:
     """numpy's rounding, which upstream used: x scaled, rounded half to even, scaled back
     (round(x, 2) alone differs on binary fractions such as 3.365)."""
     scale = 10**places
-    return round(value * scale) / scale
+    return float(round(value * scale) / scale)
 
 
 class RowError(ValueError):

@@ -41,7 +41,7 @@ def similarity(reference: str, answer: str) -> float:
     are kept: the baseline is the same for every model and attempt."""
     if reference == answer:
         return 1.0  # 2 * matches / total with every character matching
-    return SequenceMatcher(None, reference, answer, autojunk=False).ratio()
+    return float(SequenceMatcher(None, reference, answer, autojunk=False).ratio())
 
 
 def code_text(text: str) -> str:
@@ -114,5 +114,5 @@ def measure_answer(
         syntax=checks,
         executability=executability,
         executability_reason=reason,
-        **_similarity_fields(answer, reference, dataset),  # type: ignore[arg-type]
+        **_similarity_fields(answer, reference, dataset),
     )

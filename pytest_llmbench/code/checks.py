@@ -15,7 +15,8 @@ from collections.abc import Callable
 from ..formats.criteria import Check
 from ..schema.results import Verdict
 from .syntax import TOOL_KINDS, check_files
-from .workspace import answer_workspace, safe_path
+from ..formats.paths import safe_path
+from .workspace import answer_workspace
 
 REASON_LIMIT = 200
 # `parses: <family>` picks the files of these languages.

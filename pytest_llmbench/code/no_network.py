@@ -76,7 +76,7 @@ def install() -> bool:
     prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
     if prctl(_PR_SET_NO_NEW_PRIVS, 1, None, 0, 0) != 0:
         return False
-    return prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0) == 0
+    return bool(prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(program), 0, 0) == 0)
 
 
 def main(argv: list[str]) -> int:

@@ -40,7 +40,7 @@ def backoff_delay(
     delay = ceiling / 2 + rand() * ceiling / 2
     if retry_after is not None:
         delay = max(delay, min(retry_after, MAX_RETRY_AFTER_S))
-    return delay
+    return float(delay)
 
 
 def _failure(state: RetryCallState) -> ModelError:

@@ -105,7 +105,7 @@ def _path_from_label(line: str) -> str | None:
     text = line.strip()
     inline = _INLINE_PATH.findall(text) if text.endswith(":") else []
     if len(inline) == 1 and looks_like_path(inline[0]) and " " in text:
-        return inline[0]
+        return str(inline[0])
     heading = bool(_HEADING.match(text))
     text = _LIST_MARKER.sub("", _HEADING.sub("", text))
     decorated = "**" in text or "`" in text

@@ -72,7 +72,7 @@ class JudgeOutcome:
 
 def call_record(role: str, reply: ModelReply) -> CallRecord:
     return CallRecord(
-        role=role,  # type: ignore[arg-type]
+        role=role,
         model=reply.model,
         prompt_tokens=reply.prompt_tokens,
         completion_tokens=reply.completion_tokens,

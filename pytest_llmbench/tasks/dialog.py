@@ -327,7 +327,7 @@ async def run_dialog_attempt(
         dialog=DialogResult(
             protocol="native" if dialog.native else "text",
             protocol_note=dialog.protocol_note,
-            ended=ended,  # type: ignore[arg-type]
+            ended=ended,
             end_reason=reason,
             turns=scored.turns,
             rounds=dialog.rounds,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..code.workspace import safe_path
+from ..formats.paths import safe_path
 from ..formats.codeblocks import extract_code_blocks
 from ..formats.dialog import TOOL_ARGUMENTS
 from ..models.base import ToolCall
