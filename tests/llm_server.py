@@ -14,6 +14,11 @@ Policies (all replaceable per test):
   status(role, n) -> int             HTTP status of the n-th call of a role (default 200)
   retry_after                        Retry-After header (seconds) sent with a 429, or None
   latency                            seconds each request takes before it is answered
+  trickle(role, n) -> float          seconds between the bytes of the n-th reply of a role
+                                     (0: sent at once); a slow body after prompt headers
+  echo_authorization                 failures (status != 200) echo the request's
+                                     Authorization header in their error body, as some
+                                     providers do
 
 Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
 `peak_in_flight` per model name (the most requests of that model open at once),
@@ -104,6 +109,8 @@ class ServerPolicy:
     status_of_request: Callable[[dict[str, Any]], int | None] = lambda body: None
     retry_after: str | None = None
     latency: float = 0.0
+    trickle: Callable[[str, int], float] = lambda role, n: 0.0
+    echo_authorization: bool = False
 
 
 @dataclass
@@ -293,9 +300,10 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def _answer(self, body: dict[str, Any]) -> None:
             status = server.status_for(body)
             if status != 200:
-                error = json.dumps(
-                    {"error": {"message": f"scripted failure {status}", "type": "test"}}
-                ).encode()
+                message = f"scripted failure {status}"
+                if server.policy.echo_authorization:
+                    message += f" (request had Authorization: {self.headers.get('Authorization')})"
+                error = json.dumps({"error": {"message": message, "type": "test"}}).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 if status == 429 and server.policy.retry_after is not None:
@@ -304,12 +312,23 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self.end_headers()
                 self.wfile.write(error)
                 return
+            role = server.role_of(body)
+            pause = server.policy.trickle(role, server.calls.get(role, 0))
             payload = json.dumps(server.reply(body)).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            self.wfile.write(payload)
+            if not pause:
+                self.wfile.write(payload)
+                return
+            try:  # one byte at a time: the client keeps receiving, so no read timeout fires
+                for offset in range(len(payload)):
+                    self.wfile.write(payload[offset : offset + 1])
+                    self.wfile.flush()
+                    time.sleep(pause)
+            except OSError:  # the client gave up
+                self.close_connection = True
 
     return Handler
 

@@ -1,6 +1,10 @@
 """The one layer every model call goes through, whatever the model (offline, litellm, or
 one a plugin made): request cache -> budget -> per-model limiter -> retries -> the call.
 
+Each try of a call ends at the request's timeout (--llm-timeout), however the provider
+sends its reply (a body trickled byte by byte never trips a read timeout); it is then a
+retryable ModelError, tried again like a 5xx.
+
 The pipeline and the models stay unaware of it: a ManagedModel is itself a Model.
 """
 
@@ -120,6 +124,16 @@ class ManagedModel:
         services.fetched.add(key)
         return reply
 
+    async def _within_timeout(self, request: ModelRequest) -> ModelReply:
+        try:
+            return await asyncio.wait_for(self.inner.complete(request), request.timeout)
+        except TimeoutError:
+            raise ModelError(
+                f"{self.name} ({request.role}): no complete reply within "
+                f"{request.timeout:g} s (--llm-timeout)",
+                retryable=True,
+            ) from None
+
     async def _call(self, request: ModelRequest) -> ModelReply:
         services = self.services
         limiter = services.limiter(self.name)
@@ -128,7 +142,7 @@ class ManagedModel:
         async def once() -> ModelReply:
             async with limiter.slot():
                 services.check_budget()  # checked as the call starts, after any wait
-                reply = await self.inner.complete(request)
+                reply = await self._within_timeout(request)
             limiter.succeeded()
             return reply
 
