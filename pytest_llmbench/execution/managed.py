@@ -126,7 +126,8 @@ class ManagedModel:
 
     async def _within_timeout(self, request: ModelRequest) -> ModelReply:
         try:
-            return await asyncio.wait_for(self.inner.complete(request), request.timeout)
+            async with asyncio.timeout(request.timeout):
+                return await self.inner.complete(request)
         except TimeoutError:
             raise ModelError(
                 f"{self.name} ({request.role}): no complete reply within "

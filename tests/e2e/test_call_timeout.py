@@ -31,7 +31,7 @@ def test_a_trickled_reply_ends_at_the_timeout(llm_server: FakeLLMServer) -> None
     start = time.monotonic()
     with pytest.raises(ModelError, match=r"no complete reply within 2 s \(--llm-timeout\)") as info:
         asyncio.run(model.complete(request))
-    assert 1.9 <= time.monotonic() - start < 3.5
+    assert 1.9 <= time.monotonic() - start < 6  # not the ~20 s of the trickle (loaded machine)
     assert info.value.retryable
 
 
