@@ -14,6 +14,7 @@ from .execution.partition import XdistPartition, note_dist_choice
 from .execution.resume import RESUME_REASON, finished_results
 from .models.base import Model
 from .models.registry import make_model
+from .redaction import redact_data
 from .reporting.collector import ReportCollector
 from .reporting.writer import JSON_REPORT, RESULTS
 from .schema.results import PROPERTY_KEY, ItemResult
@@ -81,9 +82,11 @@ def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
         pytest.skip(RESUME_REASON)  # its stored result is already in the report
     result = runner.run(request.node)
     # What record_property does, without its per-item warning under junit_family=xunit2.
-    request.node.user_properties.append((PROPERTY_KEY, result.model_dump(mode="json")))
+    # Redacted here, once: every file of the report dir and the terminal get it from here.
+    record = redact_data(result.model_dump(mode="json"))
+    request.node.user_properties.append((PROPERTY_KEY, record))
     if result.status == "error":
-        pytest.fail(result.reason or "error", pytrace=False)  # in setup: an error, not a failure
+        pytest.fail(record["reason"] or "error", pytrace=False)  # in setup: an error, not a failure
     if result.status == "skipped":
-        pytest.skip(result.reason or "skipped")
+        pytest.skip(record["reason"] or "skipped")
     return result

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from ..redaction import redact_data
 from ..schema.results import PROPERTY_KEY
 from ..settings import Settings
 from . import markdown
@@ -65,9 +66,9 @@ class ReportCollector:
             self.results_file = None
         if not self.items or self.document is not None:
             return
-        settings = {
-            k: str(v) if isinstance(v, Path) else v for k, v in asdict(self.settings).items()
-        }
+        settings = redact_data(  # --llm-api-base may hold a password
+            {k: str(v) if isinstance(v, Path) else v for k, v in asdict(self.settings).items()}
+        )
         self.document = publish(
             self.settings.report_dir,
             list(self.items.values()),
