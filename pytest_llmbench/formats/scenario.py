@@ -8,11 +8,11 @@ are resolved, so every later stage works on checked data.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any
 
+import regex
 from jinja2 import Template, TemplateError
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -68,8 +68,8 @@ class Check(BaseModel):
             )
         if self.regex is not None:
             try:
-                re.compile(self.regex)
-            except re.error as exc:
+                regex.compile(self.regex)  # the engine code/checks.py matches with
+            except regex.error as exc:
                 raise ValueError(f"regex does not compile: {exc}") from None
         if isinstance(self.parses, str) and self.parses not in PARSE_LANGUAGES:
             raise ValueError(f"parses takes true or one of {', '.join(PARSE_LANGUAGES)}")

@@ -86,7 +86,8 @@ async def evaluate(
         )
         outcome.calls.append(call_record("evaluator", reply))
         try:
-            parsed = parse_evaluator_reply(reply.text)
+            # Parsing a long report is CPU work: off the event loop.
+            parsed = await asyncio.to_thread(parse_evaluator_reply, reply.text)
         except ReportParseError as exc:
             outcome.report = JudgeReport(
                 judge=judge.name, text=reply.text, error=f"unreadable report: {exc}"

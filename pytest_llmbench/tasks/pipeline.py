@@ -60,9 +60,12 @@ async def run_attempt(
     )
     for outcome in outcomes:
         calls += outcome.calls
-    checked = step_results(steps, lambda check: run_check(check, reply.text), outcomes)
+    # Checks (regexes, syntax-check subprocesses) and code metrics are CPU work: in worker
+    # threads, off the event loop, so other items' calls and their timings go on.
+    checked = await asyncio.to_thread(
+        step_results, steps, lambda check: run_check(check, reply.text), outcomes
+    )
     acc, compl = (metric_result(m, checked, outcomes) for m in METRICS)
-    # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
     code = await asyncio.to_thread(
         measure_answer,
         reply.text,
