@@ -16,6 +16,7 @@ Policies (all replaceable per test):
   latency                            seconds each request takes before it is answered
   trickle(role, n) -> float          seconds between the bytes of the n-th reply of a role
                                      (0: sent at once); a slow body after prompt headers
+  empty_choices(role, n) -> bool      the n-th reply of a role is a 200 with `choices: []`
   echo_authorization                 failures (status != 200) echo the request's
                                      Authorization header in their error body, as some
                                      providers do
@@ -110,6 +111,8 @@ class ServerPolicy:
     retry_after: str | None = None
     latency: float = 0.0
     trickle: Callable[[str, int], float] = lambda role, n: 0.0
+    # When true for the n-th reply of a role, it is a 200 whose `choices` is empty.
+    empty_choices: Callable[[str, int], bool] = lambda role, n: False
     echo_authorization: bool = False
 
 
@@ -313,8 +316,12 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.write(error)
                 return
             role = server.role_of(body)
-            pause = server.policy.trickle(role, server.calls.get(role, 0))
-            payload = json.dumps(server.reply(body)).encode()
+            number = server.calls.get(role, 0)
+            pause = server.policy.trickle(role, number)
+            reply = server.reply(body)
+            if server.policy.empty_choices(role, number):
+                reply["choices"] = []
+            payload = json.dumps(reply).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ..cpu import off_loop
 from ..formats.images import ScenarioImage
 from ..formats.scenario import CriterionStep
 from ..models.base import Model, ModelReply, ModelRequest
@@ -87,7 +88,7 @@ async def evaluate(
         outcome.calls.append(call_record("evaluator", reply))
         try:
             # Parsing a long report is CPU work: off the event loop.
-            parsed = await asyncio.to_thread(parse_evaluator_reply, reply.text)
+            parsed = await off_loop(parse_evaluator_reply, reply.text)
         except ReportParseError as exc:
             outcome.report = JudgeReport(
                 judge=judge.name, text=reply.text, error=f"unreadable report: {exc}"

@@ -23,6 +23,7 @@ import asyncio
 from dataclasses import dataclass
 
 from ..code.checks import run_check
+from ..cpu import off_loop
 from ..formats.render import fenced_files
 from ..formats.scenario import Check, DialogTurn
 from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, judge_answer
@@ -139,7 +140,7 @@ async def score_turns(runs: list[TurnRun], system: str, setup: JudgeSetup) -> Sc
             return workspace_check(c, run.files, run.changed)
 
         # Checks are CPU work (regexes, syntax-check subprocesses): off the event loop.
-        steps = await asyncio.to_thread(step_results, run.turn.steps, check, outcomes)
+        steps = await off_loop(step_results, run.turn.steps, check, outcomes)
         acc, compl = (metric_result(m, steps, outcomes) for m in METRICS)
         parts["accuracy"].append((run.turn, acc))
         parts["completeness"].append((run.turn, compl))
