@@ -19,7 +19,14 @@ call of a big run over a small one (which also counts each item's evaluation wor
 code metrics, syntax checks, report).
 
     python bench/throughput.py [--items 120] [--latency 0.5] [--concurrency 32]
-                               [--only throughput|overhead|faults|peaks ...]
+                               [--only throughput|overhead|faults|peaks|catalogue|slow ...]
+
+`catalogue` runs the real catalogue's single-shot items (every scenario but the dialogs,
+31 items) with a judge and its grader through the server at 1 s latency, 3 attempts,
+concurrency 32: the items' real checks (regexes, syntax-check subprocesses) and code
+metrics run between the calls, so its span/ideal shows what that work costs the calls.
+`slow` is a fault run: 15% of replies trickle their body (far past --llm-timeout=2) and
+15% come back as a 200 with empty choices.
 
 "wall" is the whole pytest process (start-up, litellm import, collection included);
 "calls span" is from the server's first request received to its last reply sent. The
@@ -153,7 +160,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="repeats of the L = 0 figures")
     parser.add_argument(
         "--only",
-        choices=("throughput", "overhead", "faults", "peaks"),
+        choices=("throughput", "overhead", "faults", "peaks", "catalogue", "slow"),
         action="append",
         help="run only these parts (repeatable); default: all",
     )
@@ -188,7 +195,70 @@ def main() -> None:
             overhead_at_zero(server, Path(tmp), args.items, args.concurrency, args.repeat)
         if "faults" in parts:
             faults(server, Path(tmp), args.items, args.concurrency)
+        if "slow" in parts:
+            slow_faults(server, Path(tmp), 40, args.concurrency)
+    if "catalogue" in parts:
+        catalogue(server, args.concurrency)
     server.stop()
+
+
+def catalogue(server: FakeLLMServer, concurrency: int, latency: float = 1.0) -> None:
+    """The real catalogue's single-shot items, judged and graded, at 1 s per call."""
+    server.policy = type(server.policy)()  # default answers: a JS block, all steps pass
+    server.policy.latency = latency
+    server.policy.status = lambda role, n: 200
+    for label, extra in (("no xdist", ()), ("-n 2", ("-n", "2"))):
+        with tempfile.TemporaryDirectory() as tmp:
+            server.first_at = server.last_at = None
+            before = server.total_calls()
+            cmd = [
+                sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not dialog",
+                f"--llm-model={MODEL}", f"--llm-judge={MODEL}", f"--llm-api-base={server.base_url}",
+                "--llm-attempts=3", f"--llm-concurrency={concurrency}", "--llm-cache=off",
+                f"--llm-report-dir={tmp}", *extra,
+            ]  # fmt: skip
+            env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+            start = time.perf_counter()
+            subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
+            wall = time.perf_counter() - start
+            calls = server.total_calls() - before
+            span = (server.last_at or 0) - (server.first_at or 0)
+            ideal = calls * latency / concurrency
+            items = (Path(tmp) / "results.jsonl").read_text().count("\n")
+        print(
+            f"[catalogue {label}] items {items}, calls {calls}, calls span {span:.2f} s, ideal "
+            f"{ideal:.2f} s, span/ideal {span / ideal:.2f}, wall {wall:.2f} s"
+        )
+
+
+def slow_faults(server: FakeLLMServer, tmp: Path, items: int, concurrency: int) -> None:
+    """15% of replies trickle (0.05 s a byte: ~20 s a body) and 15% have empty choices,
+    with --llm-timeout=2."""
+    rng = random.Random(5)
+    server.policy.latency = 0.05
+    server.policy.status = lambda role, n: 200
+    server.policy.trickle = lambda role, n: 0.05 if rng.random() < 0.15 else 0.0
+    server.policy.empty_choices = lambda role, n: rng.random() < 0.15
+    project = make_project(tmp / "slow", items)
+    wall, calls, _, summary = run_plugin(
+        project, server, concurrency, "--llm-timeout=2", "--llm-retry-backoff=0.1",
+        "--llm-max-retries=8",
+    )  # fmt: skip
+    print(
+        f"[15% trickled, 15% empty choices, --llm-timeout=2] calls {calls} (incl. failed), "
+        f"wall {wall:.2f} s, items {summary.get('items')}: scored {summary.get('scored')}, "
+        f"errors {summary.get('errors')}"
+    )
+    reasons: dict[str, int] = {}
+    for line in (project / "reports" / "results.jsonl").read_text().splitlines():
+        item = json.loads(line)
+        if item["status"] != "scored":
+            key = str(item.get("reason"))[:90]
+            reasons[key] = reasons.get(key, 0) + 1
+    for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
+        print(f"  {count} x {reason}")
+    server.policy.trickle = lambda role, n: 0.0
+    server.policy.empty_choices = lambda role, n: False
 
 
 def overhead_at_zero(

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .redaction import redact
+
 
 class LLMBenchError(Exception):
     """Base class of every error raised on purpose by pytest-llmbench."""
@@ -70,7 +72,7 @@ class ModelError(RunError):
         status: int | None = None,
         retry_after: float | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(redact(message))  # provider error text may echo a key
         self.retryable = retryable
         self.status = status
         self.retry_after = retry_after
@@ -83,7 +85,6 @@ class ContextWindowError(ModelError):
 
 class BudgetExhausted(RunError):
     """--llm-budget-usd is spent: no new call starts, remaining items are skipped."""
-
 
 
 class RunStopped(RunError):

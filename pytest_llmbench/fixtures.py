@@ -12,6 +12,7 @@ import pytest
 
 from . import runner
 from .collection import CASE_KEY
+from .redaction import redact
 from .reporting.item_report import CALLS_KEY, attach
 from .settings import settings_of
 
@@ -40,9 +41,9 @@ def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
     item.stash[runner.PIPELINE_SECONDS] = seconds
     attach(item, result.model_dump(mode="json"))
     if result.status == "error":
-        pytest.fail(result.reason or "error", pytrace=False)  # in setup: an error, not a failure
+        pytest.fail(redact(result.reason or "error"), pytrace=False)  # in setup: an error
     if result.status == "skipped":
-        pytest.skip(result.reason or "skipped")
+        pytest.skip(redact(result.reason or "skipped"))
     return result
 
 

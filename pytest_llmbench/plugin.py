@@ -21,8 +21,8 @@ from .reporting.item_report import HtmlColumns
 from .settings import SETTINGS_KEY, Settings, add_options, resolve, settings_of
 
 if TYPE_CHECKING:
-    from .execution.resume import Resumed
     from .models.base import Model
+    from .schema.results import ItemResult
 
 __all__ = ["llm_complete", "llm_judge", "llmbench_result"]
 JSON_REPORT = "report.json"  # writer.JSON_REPORT, without importing the writer
@@ -63,32 +63,33 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("html"):
         config.pluginmanager.register(HtmlColumns(), "llmbench-html")
     if not hasattr(config, "workerinput"):
-        previous = _resumed(settings)
+        previous, warnings = _resumed(settings)
         if any(root.is_dir() for root in settings.scenario_roots):
             _check_folders(settings)  # a project without scenarios is left alone
-        config.stash[runner.RESUMED_KEY] = set(previous.results)
-        collector = ReportCollector(
-            config, settings, owns_json_report, previous.results, previous.warnings
-        )
+        config.stash[runner.RESUMED_KEY] = set(previous)
+        collector = ReportCollector(config, settings, owns_json_report, previous, warnings)
         config.pluginmanager.register(collector, "llmbench-report")
         if getattr(config.option, "dist", "no") != "no":  # xdist runs workers
             from .execution.partition import XdistPartition
 
-            partition = XdistPartition(sorted(previous.results))
+            partition = XdistPartition(sorted(previous))
             config.pluginmanager.register(partition, "llmbench-xdist")
 
 
-def _resumed(settings: Settings) -> Resumed:
-    """What --llm-resume takes over; a results.jsonl that cannot be read is one usage error."""
-    from .errors import FormatError
-    from .execution.resume import Resumed, finished_results
-
+def _resumed(settings: Settings) -> tuple[dict[str, ItemResult], list[str]]:
+    """What --llm-resume takes over (results by node id, and warnings about lines it could
+    not read); a results.jsonl that cannot be read is one usage error. Without
+    --llm-resume nothing is read, nor imported."""
     if not settings.resume:
-        return Resumed()
+        return {}, []
+    from .errors import FormatError
+    from .execution.resume import finished_results
+
     try:
-        return finished_results(settings.report_dir / "results.jsonl")
+        resumed = finished_results(settings.report_dir / "results.jsonl")
     except FormatError as exc:
         raise pytest.UsageError(f"--llm-resume: {exc}") from None
+    return resumed.results, resumed.warnings
 
 
 def _check_folders(settings: Settings) -> None:

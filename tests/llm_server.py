@@ -14,6 +14,12 @@ Policies (all replaceable per test):
   status(role, n) -> int             HTTP status of the n-th call of a role (default 200)
   retry_after                        Retry-After header (seconds) sent with a 429, or None
   latency                            seconds each request takes before it is answered
+  trickle(role, n) -> float          seconds between the bytes of the n-th reply of a role
+                                     (0: sent at once); a slow body after prompt headers
+  empty_choices(role, n) -> bool      the n-th reply of a role is a 200 with `choices: []`
+  echo_authorization                 failures (status != 200) echo the request's
+                                     Authorization header in their error body, as some
+                                     providers do
 
 Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
 `peak_in_flight` per model name (the most requests of that model open at once),
@@ -106,6 +112,10 @@ class ServerPolicy:
     latency: float = 0.0
     # How small local models misbehave (issue 19); see "real-model modes" below.
     real: RealModes = field(default_factory=lambda: RealModes())
+    trickle: Callable[[str, int], float] = lambda role, n: 0.0
+    # When true for the n-th reply of a role, it is a 200 whose `choices` is empty.
+    empty_choices: Callable[[str, int], bool] = lambda role, n: False
+    echo_authorization: bool = False
 
 
 @dataclass
@@ -305,9 +315,11 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             if rejection is not None:
                 status = 400
             if status != 200:
+                message = f"scripted failure {status}"
+                if server.policy.echo_authorization:
+                    message += f" (request had Authorization: {self.headers.get('Authorization')})"
                 error = json.dumps(
-                    rejection
-                    or {"error": {"message": f"scripted failure {status}", "type": "test"}}
+                    rejection or {"error": {"message": message, "type": "test"}}
                 ).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -317,12 +329,27 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self.end_headers()
                 self.wfile.write(error)
                 return
-            payload = json.dumps(server.reply(body)).encode()
+            role = server.role_of(body)
+            number = server.calls.get(role, 0)
+            pause = server.policy.trickle(role, number)
+            reply = server.reply(body)
+            if server.policy.empty_choices(role, number):
+                reply["choices"] = []
+            payload = json.dumps(reply).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            self.wfile.write(payload)
+            if not pause:
+                self.wfile.write(payload)
+                return
+            try:  # one byte at a time: the client keeps receiving, so no read timeout fires
+                for offset in range(len(payload)):
+                    self.wfile.write(payload[offset : offset + 1])
+                    self.wfile.flush()
+                    time.sleep(pause)
+            except OSError:  # the client gave up
+                self.close_connection = True
 
     return Handler
 

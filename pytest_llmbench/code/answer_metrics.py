@@ -57,20 +57,32 @@ def _file_name(f: AnswerFile) -> str:
     return f.path or f"block{f.number}.{_EXTENSION_OF.get(f.language, f.language or 'txt')}"
 
 
+def _compared(reference: str, dataset: Dataset | None) -> tuple[str, str, bool]:
+    """(reference, do-nothing baseline, whether code only is compared), read the same way.
+    The do-nothing answer is the input as the prompt shows it (what llmbench/echo says)."""
+    reference_code = code_text(reference)
+    do_nothing = inline_files(dataset)
+    if reference_code:
+        return reference_code, code_text(do_nothing), True
+    return reference, do_nothing, False
+
+
+def prepare_baseline(reference: str | None, dataset: Dataset | None) -> None:
+    """Compute the answer-independent similarity (reference against the do-nothing answer,
+    seconds for a large dataset) ahead, so it overlaps an item's first calls; `similarity`
+    keeps it for the attempts."""
+    if reference is not None:
+        ref, base, _ = _compared(reference, dataset)
+        similarity(ref, base)
+
+
 def _similarity_fields(
     answer: str, reference: str | None, dataset: Dataset | None
 ) -> dict[str, object]:
     if reference is None:
         return {"similarity_reason": "the scenario has no reference answer for this dataset"}
-    reference_code = code_text(reference)
-    # The do-nothing answer is the input as the prompt shows it (what llmbench/echo says),
-    # read the same way as the answer.
-    do_nothing = inline_files(dataset)
-    if reference_code:
-        ref, ans, base = reference_code, code_text(answer), code_text(do_nothing)
-    else:
-        ref, ans, base = reference, answer, do_nothing
-    score = similarity(ref, ans)
+    ref, base, code_only = _compared(reference, dataset)
+    score = similarity(ref, code_text(answer) if code_only else answer)
     baseline = similarity(ref, base)
     return {
         "similarity": round(score, 4),

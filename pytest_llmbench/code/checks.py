@@ -5,20 +5,27 @@ answer's code blocks make (workspace.py) gets its language's syntax check (synta
 the same checks the executability metric uses). When a needed checker is not installed
 and nothing failed, the check gives no verdict, so its step is unscored, never passed.
 `file` passes when the answer names each given path for one of its code blocks.
+
+A `regex` runs on the `regex` package (the `re` syntax) with a time limit: a pattern that
+backtracks without end on some answer fails its step with a "check error" reason after
+REGEX_TIME_LIMIT_S instead of freezing the run. The matcher releases the GIL, and the
+pipeline runs checks in a worker thread, so model calls go on meanwhile.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+import regex
+
 from ..formats.criteria import Check
+from ..formats.paths import safe_path
 from ..schema.results import Verdict
 from .syntax import TOOL_KINDS, check_files
-from ..formats.paths import safe_path
 from .workspace import answer_workspace
 
 REASON_LIMIT = 200
+REGEX_TIME_LIMIT_S = 2.0
 # `parses: <family>` picks the files of these languages.
 FAMILIES = {
     "javascript": {"javascript", "jsx"},
@@ -53,8 +60,17 @@ def _check_contains(needles: list[str], answer: str, ignore_case: bool, want: bo
 
 
 def _check_regex(pattern: str, answer: str, ignore_case: bool) -> Verdict:
-    flags = re.MULTILINE | (re.IGNORECASE if ignore_case else 0)
-    match = re.search(pattern, answer, flags)
+    flags = regex.MULTILINE | (regex.IGNORECASE if ignore_case else 0)
+    try:
+        match = regex.search(pattern, answer, flags, timeout=REGEX_TIME_LIMIT_S, concurrent=True)
+    except TimeoutError:
+        return Verdict(
+            passed=False,
+            reason=_short(
+                f"check error: /{pattern}/ exceeded the {REGEX_TIME_LIMIT_S:g} s time limit on "
+                f"this answer ({len(answer)} characters)"
+            ),
+        )
     if match is None:
         return Verdict(passed=False, reason=_short(f"no match for /{pattern}/"))
     line = answer.count("\n", 0, match.start()) + 1

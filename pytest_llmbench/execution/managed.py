@@ -1,6 +1,10 @@
 """The one layer every model call goes through, whatever the model (offline, litellm, or
 one a plugin made): request cache -> budget -> per-model limiter -> retries -> the call.
 
+Each try of a call ends at the request's timeout (--llm-timeout), however the provider
+sends its reply (a body trickled byte by byte never trips a read timeout); it is then a
+retryable ModelError, tried again like a 5xx.
+
 The pipeline and the models stay unaware of it: a ManagedModel is itself a Model.
 """
 
@@ -179,6 +183,17 @@ class ManagedModel:
         services.cache.forget(key)
         services.fetched.discard(key)
 
+    async def _within_timeout(self, request: ModelRequest) -> ModelReply:
+        try:
+            async with asyncio.timeout(request.timeout):
+                return await self.inner.complete(request)
+        except TimeoutError:
+            raise ModelError(
+                f"{self.name} ({request.role}): no complete reply within "
+                f"{request.timeout:g} s (--llm-timeout)",
+                retryable=True,
+            ) from None
+
     async def _call(self, request: ModelRequest) -> ModelReply:
         services = self.services
         limiter = services.limiter(self.name)
@@ -191,7 +206,7 @@ class ManagedModel:
                 if state is not None:
                     state.calls += 1
                 try:
-                    reply = await self.inner.complete(request)
+                    reply = await self._within_timeout(request)
                 except LLMBenchError:
                     raise
                 except Exception as exc:  # a model a plugin made: its failure is the item's error

@@ -6,10 +6,10 @@ steps per metric; `numbered` gives each its stable id for results and judge prom
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
+import regex
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..schema.vocabulary import Metric
@@ -55,8 +55,8 @@ class Check(BaseModel):
             )
         if self.regex is not None:
             try:
-                re.compile(self.regex)
-            except re.error as exc:
+                regex.compile(self.regex)  # the engine code/checks.py matches with
+            except regex.error as exc:
                 raise ValueError(f"regex does not compile: {exc}") from None
         if isinstance(self.parses, str) and self.parses not in PARSE_LANGUAGES:
             raise ValueError(f"parses takes true or one of {', '.join(PARSE_LANGUAGES)}")

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ..cpu import off_loop
 from ..errors import ContextWindowError, ModelError
 from ..formats.criteria import CriterionStep
 from ..formats.images import ScenarioImage
@@ -159,7 +160,8 @@ async def evaluate(
         outcome.calls.append(call_record("evaluator", reply))
         cut = cut_note(reply, setup.judge_max_tokens)
         try:
-            parsed = parse_evaluator_reply(reply.text)
+            # Parsing a long report is CPU work: off the event loop.
+            parsed = await off_loop(parse_evaluator_reply, reply.text)
         except ReportParseError as exc:
             problem = f"{exc}{cut}"
             outcome.report = JudgeReport(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from ..redaction import redact_data
 from ..settings import Settings
 from .item_report import calls_of, outcome_of, result_of
 
@@ -65,13 +66,18 @@ class ReportCollector:
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        from ..schema.results import CallRecord, ItemResult
+        # The schema (pydantic) is imported only for reports that carry our data: a run
+        # of ordinary tests never loads it.
+        calls = calls_of(report) if report.when == "teardown" else []
+        if calls:
+            from ..schema.results import CallRecord
 
-        if report.when == "teardown":
-            self.calls += [CallRecord.model_validate(c) for c in calls_of(report)]
+            self.calls += [CallRecord.model_validate(c) for c in calls]
         value, outcome = result_of(report), outcome_of(report)
         if value is None or outcome is None or report.nodeid in self.resumed:
             return
+        from ..schema.results import ItemResult
+
         finished = datetime.now(UTC).isoformat(timespec="microseconds")
         self._keep(
             ItemResult.model_validate(
@@ -101,6 +107,7 @@ class ReportCollector:
 
         # Paths as text and tuples as lists, as leaderboard.json holds them.
         settings: dict[str, Any] = to_jsonable_python(asdict(self.settings))
+        settings = redact_data(settings)  # --llm-api-base may hold a password
         self.document = publish(
             self.settings.report_dir,
             list(self.items.values()),

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from ..redaction import redact_data
 from ..schema.vocabulary import PROPERTY_KEY
 
 CALLS_KEY = "llmbench_calls"
@@ -52,9 +53,10 @@ def item_properties(result: dict[str, Any]) -> list[tuple[str, object]]:
 
 def attach(item: pytest.Item, result: dict[str, Any], *reports: pytest.TestReport) -> None:
     """Put the item's (new) result on the item and on reports already made; a rerun's
-    result replaces the earlier one."""
+    result replaces the earlier one. Redacted here, once: every file of the report dir
+    and the terminal get the result from these properties."""
     names = {name for name, _ in item_properties({})}
-    props = item_properties(result)
+    props = item_properties(redact_data(result))
     for holder in (item.user_properties, *(r.user_properties for r in reports)):
         holder[:] = [p for p in holder if p[0] not in names]
         holder.extend(props)

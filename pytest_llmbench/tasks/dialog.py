@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..code.answer_metrics import measure_answer
+from ..cpu import off_loop
 from ..errors import ContextWindowError, ModelError, RunError
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
@@ -302,7 +303,7 @@ async def run_dialog_attempt(
     written = {p: t for p, t in final.items() if seed.get(p) != t}
     answer = fenced_files(written)
     # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
-    code = await asyncio.to_thread(
+    code = await off_loop(
         measure_answer,
         answer,
         case.scenario.reference_for(case.dataset),

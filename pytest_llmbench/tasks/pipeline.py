@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 from statistics import mean
 
-from ..code.answer_metrics import measure_answer
+from ..code.answer_metrics import measure_answer, prepare_baseline
 from ..code.checks import run_check
+from ..cpu import off_loop
 from ..errors import RunError
 from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
 from ..judging.scoring import (
@@ -25,6 +26,7 @@ from ..models.base import Model, ModelRequest, TaskContext
 from ..schema.results import (
     AttemptResult,
     CallRecord,
+    CodeMetrics,
     ImageRecord,
     ItemResult,
     Usage,
@@ -35,7 +37,12 @@ from .dialog import run_dialog_attempt
 
 
 async def run_attempt(
-    case: Case, model: Model, number: int, gen: Generation, setup: JudgeSetup
+    case: Case,
+    model: Model,
+    number: int,
+    gen: Generation,
+    setup: JudgeSetup,
+    baseline: asyncio.Future[None] | None = None,
 ) -> AttemptResult:
     if case.scenario.is_dialog:
         return await run_dialog_attempt(case, model, number, gen, setup)
@@ -57,24 +64,27 @@ async def run_attempt(
     submission = Submission(scenario.system, case.prompt_text(), reply.text, images)
     # No criteria yet, or a model that did not see the task: nothing to ask a judge.
     judges = setup.judges if steps and not reply.degraded else ()
+    # Checks (regexes, syntax-check subprocesses) and code metrics are CPU work: in worker
+    # threads, off the event loop, and while the judges are asked, so calls go on.
+    checking = asyncio.ensure_future(
+        off_loop(lambda: {id(s.check): run_check(s.check, reply.text) for s in steps if s.check})
+    )
+    measuring = asyncio.ensure_future(_measure(case, reply.text, baseline))
     try:
         outcomes: list[JudgeOutcome] = list(
             await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
         )
-    except RunError as exc:  # the budget: judge failures themselves leave metrics unscored
-        raise AttemptFailed(exc, calls) from exc
+    except BaseException as exc:
+        checking.cancel()
+        measuring.cancel()
+        if isinstance(exc, RunError):  # the budget: judge failures leave metrics unscored
+            raise AttemptFailed(exc, calls) from exc
+        raise
+    verdicts, code = await checking, await measuring
     for outcome in outcomes:
         calls += outcome.calls
-    checked = step_results(steps, lambda check: run_check(check, reply.text), outcomes)
+    checked = step_results(steps, lambda check: verdicts[id(check)], outcomes)
     acc, compl = (unseen(reply.degraded) or metric_result(m, checked, outcomes) for m in METRICS)
-    # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
-    code = await asyncio.to_thread(
-        measure_answer,
-        reply.text,
-        case.scenario.reference_for(case.dataset),
-        case.dataset,
-        case.complexity,
-    )
     return AttemptResult(
         attempt=number,
         answer=reply.text,
@@ -90,6 +100,16 @@ async def run_attempt(
         code=code,
         degraded=reply.degraded,
     )
+
+
+async def _measure(case: Case, answer: str, baseline: asyncio.Future[None] | None) -> CodeMetrics:
+    if baseline is not None:
+        try:
+            await asyncio.shield(baseline)
+        except Exception:  # noqa: S110 - measure_answer meets the same problem and reports it
+            pass
+    reference = case.scenario.reference_for(case.dataset)
+    return await off_loop(measure_answer, answer, reference, case.dataset, case.complexity)
 
 
 def _usage(calls: list[CallRecord]) -> Usage:
@@ -167,9 +187,15 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
     before it stay in the result.
     """
     attempts: list[AttemptResult] = []
+    # The similarity baseline takes CPU seconds for a large dataset: computed while the
+    # first attempt's calls run; each attempt's metrics wait for it rather than redo it.
+    baseline = asyncio.ensure_future(
+        off_loop(prepare_baseline, case.scenario.reference_for(case.dataset), case.dataset)
+    )
+    baseline.add_done_callback(lambda done: done.cancelled() or done.exception())
     for number in range(1, gen.attempts + 1):
         try:
-            attempt = await run_attempt(case, model, number, gen, setup)
+            attempt = await run_attempt(case, model, number, gen, setup, baseline)
         except RunError as exc:
             result = summarise(
                 case, model, attempts, exc.calls if isinstance(exc, AttemptFailed) else []

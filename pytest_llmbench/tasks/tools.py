@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..formats.paths import safe_path
 from ..formats.codeblocks import extract_code_blocks
 from ..formats.dialog import TOOL_ARGUMENTS
+from ..formats.paths import safe_path
 from ..models.base import ToolCall
 from ..schema.vocabulary import ToolOutcome
 

@@ -23,6 +23,7 @@ import asyncio
 from dataclasses import dataclass
 
 from ..code.checks import run_check
+from ..cpu import off_loop
 from ..formats.criteria import Check
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
@@ -139,7 +140,8 @@ async def score_turns(runs: list[TurnRun], system: str, setup: JudgeSetup) -> Sc
         def check(c: Check, run: TurnRun = run) -> Verdict | None:
             return workspace_check(c, run.files, run.changed)
 
-        steps = step_results(run.turn.steps, check, outcomes)
+        # Checks are CPU work (regexes, syntax-check subprocesses): off the event loop.
+        steps = await off_loop(step_results, run.turn.steps, check, outcomes)
         acc, compl = (metric_result(m, steps, outcomes) for m in METRICS)
         parts["accuracy"].append((run.turn, acc))
         parts["completeness"].append((run.turn, compl))

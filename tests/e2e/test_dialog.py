@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pytest_llmbench.reporting import html
+from pytest_llmbench.reporting.workspaces import read_workspace
 from tests.conftest import (
     EXPLAIN_SCENARIO,
     REPO,
@@ -62,9 +63,9 @@ def test_offline_reference_plays_the_script_and_echo_scores_low(
     assert echo["attempts"][0]["dialog"]["turns"][0]["changed"] == []
     assert echo["accuracy"] == pytest.approx(1 + 3 * 0.5) and echo["completeness"] == 1.0
     saved = dialog_project / "reports" / "workspaces" / "GreetInSteps-Mini-llmbench_reference"
-    test_file = saved / "attempt-1" / "test" / "app.test.js"
-    assert "greet('Ada')" in test_file.read_text()
-    assert (saved / "attempt-1" / "src" / "app.js").is_file()
+    files = read_workspace(saved / "attempt-1.zip")
+    assert "greet('Ada')" in files["test/app.test.js"]
+    assert files["src/app.js"] == dialog["files"]["src/app.js"]
     data = html.embedded_files((dialog_project / "reports" / "report.html").read_text())
     shown = data["run0-chunk0.json.gz"]
     dialogs = [a["dialog"] for i in shown for a in i["attempts"] if a.get("dialog")]
@@ -121,7 +122,7 @@ def test_native_tool_calls_through_litellm(
     assert item["accuracy"] == pytest.approx(4 * 0.8 + 3 * 0.2)  # grade 4 at p=0.8
     assert llm_server.roles().count("evaluator") == 2  # one report per turn
     written = dialog_project / "reports" / "workspaces" / "GreetInSteps-Mini-openai_cand"
-    assert (written / "attempt-1" / "test" / "app.test.js").is_file()
+    assert "test/app.test.js" in read_workspace(written / "attempt-1.zip")
 
 
 def test_text_protocol_by_option(
@@ -302,9 +303,10 @@ def test_catalogue_dialogs_run_end_to_end(
         assert in_report[name]["attempts"][0]["dialog"]["turns"] == dialog["turns"]
         model = "llmbench_reference" if how == "offline" else "openai_cand"
         saved = dialog_catalogue / "reports" / "workspaces" / f"{name}-{item['dataset']}-{model}"
-        assert (saved / "attempt-1" / "package.json").is_file()
+        assert "package.json" in read_workspace(saved / "attempt-1.zip")
     migrated = dialog_catalogue / "reports" / "workspaces"
-    assert list(migrated.glob("MigrateTodoAngularJSToReact-*/attempt-1/src/todos.test.js"))
+    (archive,) = migrated.glob("MigrateTodoAngularJSToReact-*/attempt-1.zip")
+    assert "src/todos.test.js" in read_workspace(archive)
 
 
 def test_a_mistake_in_a_script_is_one_collection_error_line(

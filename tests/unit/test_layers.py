@@ -15,6 +15,8 @@ LAYERS: tuple[str, ...] = (
     "__init__",
     "errors",
     "folders",
+    "redaction",
+    "cpu",
     "schema",
     "formats",
     "models",
