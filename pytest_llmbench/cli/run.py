@@ -38,9 +38,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def pytest_args(here: Path, extra: list[str]) -> list[str]:
+    scenarios = catalogue_root() / "scenarios"
     return [
-        str(catalogue_root() / "scenarios"),
+        str(scenarios),
         f"--rootdir={here}",
+        # The scenario root is the catalogue's (an absolute root stays as it is).
+        f"--llm-scenarios={scenarios}",
         "-o",
         f"cache_dir={here / '.pytest_cache'}",
         *extra,

@@ -287,8 +287,10 @@ def _check_served_compare(browser: Any, url: str) -> None:
     # BASE -> NEW: the item that became an error is listed first.
     first = page.locator("#item-changes tr").nth(1).inner_text()
     assert "llmbench/echo" in first and "AddGreeting" in first and "now error" in first
-    regressed = page.locator("#run-change tr", has_text="llmbench/echo").first.inner_text()
-    assert "–" in regressed or "-" in regressed
+    # The run-level change is over the items scored in both runs (1 of BASE's 2): the
+    # row says so, and the item that stopped scoring is the per-item regression above.
+    changed = page.locator("#run-change tr", has_text="llmbench/echo").first.inner_text()
+    assert "1 (2/1)" in changed
     # The same scenario x dataset across both models, beside the reference answer.
     columns = page.locator("#across-models .column")
     assert columns.count() == 3

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXPLAIN_SCENARIO, write_project
+from tests.conftest import EXPLAIN_SCENARIO, read_results, write_project
 
 
 def _assert_one_line_error(result: pytest.RunResult, *patterns: str) -> None:
@@ -173,4 +173,11 @@ def test_a_missing_api_key_stops_the_run_before_any_call(
     assert result.ret == expected
     _assert_one_line_error(result, "anthropic/claude-x", "no API key", "ANTHROPIC_API_KEY")
     assert result.parseoutcomes().get("passed", 0) == 0  # the offline model did not run either
-    assert not (pytester.path / "reports" / "results.jsonl").exists()  # no model answered
+    # No model answered: an item pytest reported (the worker's first, failed with that
+    # line) is recorded as the error it was, never as an answer.
+    results = (
+        read_results(pytester.path)
+        if (pytester.path / "reports" / "results.jsonl").exists()
+        else []
+    )
+    assert all(r["status"] == "error" and not r["attempts"] for r in results)
