@@ -155,6 +155,7 @@ def run_data(
             "created_utc": document.created_utc,
             "plugin_version": document.plugin_version,
             "git_commit": document.git_commit,
+            "checkers": document.checkers,  # syntax checker -> present on the machine
             "items": len(items),
         },
         "board": board.model_dump(mode="json"),

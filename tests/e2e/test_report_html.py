@@ -160,6 +160,9 @@ def _check_page(browser: Any, report: Path) -> None:
     header = page.locator("#leaderboard tbody tr").nth(0).inner_text()
     assert "llmbench/reference" in header and "2/2" in header
     assert page.locator("#leaderboard tbody tr").nth(0).locator("td.rank").inner_text() == "1"
+    # Which syntax checkers the machine had (leaderboard.json's `checkers`), python always.
+    available = page.locator("#checkers-available").inner_text()
+    assert available.startswith("Syntax checkers on the machine:") and "python yes" in available
     # Every column says what it measures; the score's names the formulas' floors.
     titles = page.locator("#leaderboard th").evaluate_all("hs => hs.map(h => h.title)")
     assert all(titles) and "do-nothing answer" in titles[2] and "weighted: 0.30" in titles[2]

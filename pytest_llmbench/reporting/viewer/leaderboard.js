@@ -130,6 +130,18 @@ function charts(run) {
     c.complexity ? el("figure", { id: "chart-complexity" }, el("figcaption", { text: "Input versus output complexity (GCI) per item" }), svg(c.complexity)) : null);
 }
 
+// The syntax checkers the machine had (leaderboard.json's `checkers`): a missing one
+// leaves its languages unchecked, so scores differ from a run that had it.
+function availableCheckers(run) {
+  const found = run.meta.checkers;
+  if (!found) return el("p", { id: "checkers-available", class: "muted small", text: "Syntax checkers on the machine: not recorded." });
+  const names = Object.keys(found).sort();
+  const missing = names.filter((n) => !found[n]);
+  return el("p", { id: "checkers-available", class: missing.length ? "small fail" : "muted small" },
+    `Syntax checkers on the machine: ${names.map((n) => `${n} ${found[n] ? "yes" : "MISSING"}`).join(", ")}.`,
+    missing.length ? ` Code in their languages was not checked, so these scores differ from a run with ${missing.join(", ")}.` : "");
+}
+
 export function leaderboardView(body, index) {
   const run = index.runs[0];
   const b = run.board;
@@ -142,6 +154,6 @@ export function leaderboardView(body, index) {
   const redraw = () => holder.replaceChildren(table(run, redraw));
   redraw();
   const notes = b.models.filter((r) => r.notes && r.notes.length).map((r) => el("p", { class: "muted small", text: `${r.model}: ${r.notes.join("; ")}` }));
-  body.append(el("h2", { text: "Leaderboard" }), intro, holder, el("div", { class: "notes" }, notes),
+  body.append(el("h2", { text: "Leaderboard" }), intro, availableCheckers(run), holder, el("div", { class: "notes" }, notes),
     el("h2", { text: "Charts" }), charts(run), el("h2", { text: "By category" }), el("div", { class: "wide" }, categories(run)));
 }
