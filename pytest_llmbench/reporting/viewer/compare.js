@@ -3,7 +3,7 @@
 // item, the regressions first.
 import { detail } from "./data.js";
 import { el, num, itemKey, scoreColour } from "./util.js";
-import { hashFor } from "./main.js";
+import { hashFor } from "./route.js";
 import { codeText } from "./code.js";
 
 function cases(rows) {

@@ -3,7 +3,7 @@
 // evaluator reports, code metrics and a dialog's conversation.
 import { detail } from "./data.js";
 import { el, num, usd, itemName } from "./util.js";
-import { hashFor, replaceParams } from "./main.js";
+import { hashFor, replaceParams } from "./route.js";
 import { codeText, diffText } from "./code.js";
 import { dialogView } from "./dialog.js";
 

@@ -3,7 +3,7 @@
 // reasons. The filters are the URL's query, so a filtered list can be shared.
 import { allDetails } from "./data.js";
 import { el, breakable, num, usd, scoreColour, sortHeader, compareValues } from "./util.js";
-import { hashFor, replaceParams } from "./main.js";
+import { hashFor, replaceParams } from "./route.js";
 
 const PAGE = 200;
 const FILTERS = ["model", "category", "dataset", "status"];

@@ -6,6 +6,7 @@ import { leaderboardView } from "./leaderboard.js";
 import { itemsView } from "./items.js";
 import { itemView } from "./item.js";
 import { compareView } from "./compare.js";
+import { hashFor } from "./route.js";
 
 const VIEWS = { board: leaderboardView, items: itemsView, item: itemView, compare: compareView };
 const TABS = [["board", "Leaderboard"], ["items", "Items"], ["compare", "Compare"]];
@@ -14,20 +15,6 @@ export function parseHash() {
   const [path, query] = location.hash.replace(/^#\/?/, "").split("?");
   const view = VIEWS[path] ? path : "board";
   return { view, params: new URLSearchParams(query || "") };
-}
-
-export function hashFor(view, params) {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params || {})) {
-    if (value !== null && value !== undefined && value !== "") query.set(key, value);
-  }
-  const text = query.toString();
-  return `#/${view}${text ? `?${text}` : ""}`;
-}
-
-// Filters typed on a page update the URL without drawing the page again.
-export function replaceParams(view, params) {
-  history.replaceState(null, "", hashFor(view, params));
 }
 
 function header(index, view) {
