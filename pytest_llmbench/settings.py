@@ -12,7 +12,6 @@ pytest.UsageError line that names the option and the accepted form.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -23,161 +22,23 @@ import pytest
 
 from .folders import DEFAULT_CACHE_DIR
 from .judging.formulas import FORMULAS
+from .option_values import (
+    boolean,
+    builtin_model_names,
+    choice,
+    context_window,
+    float_between,
+    formula_name,
+    int_at_least,
+    model_name,
+    price,
+    structured_output,
+    text,
+    tool_protocol,
+)
 from .schema.vocabulary import CACHE_MODES, CacheMode
 
 DEFAULT_MODEL = "llmbench/reference"
-
-
-def _int_at_least(low: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(str(text).strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"expected a whole number >= {low}, got {text!r}"
-            ) from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {low}, got {value}")
-        return value
-
-    return parse
-
-
-def _float_between(
-    low: float, high: float | None, *, open_low: bool = False
-) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = float(str(text).strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if not math.isfinite(value):  # nan and inf compare false with every bound
-            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-        too_low = value <= low if open_low else value < low
-        if too_low or (high is not None and value > high):
-            bound = f"> {low}" if open_low else f">= {low}"
-            raise argparse.ArgumentTypeError(
-                f"expected a number {bound}{f' and <= {high}' if high is not None else ''}, got {value}"
-            )
-        return value
-
-    return parse
-
-
-def _builtin_names() -> list[str]:
-    from .airun.replay import REPLAY
-    from .models.registry import builtin_names
-
-    return sorted([*builtin_names(), f"{REPLAY}[/<Model>]"])
-
-
-def _model_name(text: str) -> str:
-    from .airun.replay import is_replay
-    from .models.registry import is_builtin, is_offline
-
-    name = str(text).strip()
-    if not name or any(c.isspace() for c in name):
-        raise argparse.ArgumentTypeError(
-            f"expected a model name such as openai/gpt-4o-mini, got {text!r}"
-        )
-    if is_offline(name) and not (is_builtin(name) or is_replay(name)):
-        known = ", ".join(_builtin_names())
-        raise argparse.ArgumentTypeError(
-            f"unknown built-in model {name!r}; built-in models: {known}"
-        )
-    return name
-
-
-def _choice(*choices: str) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        value = str(text).strip().lower()
-        if value not in choices:
-            raise argparse.ArgumentTypeError(f"expected one of {'|'.join(choices)}, got {text!r}")
-        return value
-
-    return parse
-
-
-def _bool(text: str) -> bool:
-    value = str(text).strip().lower()
-    if value in ("1", "true", "yes", "on"):
-        return True
-    if value in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
-
-
-def _price(text: str) -> tuple[str, float, float]:
-    """MODEL=IN/OUT in USD per million input/output tokens."""
-    model, sep, rates = str(text).strip().rpartition("=")
-    parts = rates.split("/")
-    try:
-        per_in, per_out = (float(p) for p in parts) if sep and len(parts) == 2 else ("", "")
-        if not model or not 0 <= per_in + per_out < math.inf or min(per_in, per_out) < 0:  # type: ignore[operator]
-            raise ValueError
-    except (ValueError, TypeError):
-        raise argparse.ArgumentTypeError(
-            f"expected MODEL=IN/OUT in USD per million input/output tokens "
-            f"(e.g. openai/my-model=0.15/0.60), got {text!r}"
-        ) from None
-    return model, float(per_in), float(per_out)
-
-
-def _context_window(text: str) -> tuple[str, int]:
-    """MODEL=N: the model's context window in tokens."""
-    model, sep, size = str(text).strip().rpartition("=")
-    try:
-        if not sep or not model.strip() or int(size) < 1:
-            raise ValueError
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected MODEL=N with N the context window in tokens "
-            f"(e.g. openai/my-model=8192), got {text!r}"
-        ) from None
-    return model.strip(), int(size)
-
-
-STRUCTURED_OUTPUTS = ("auto", "schema", "text")
-
-
-def _structured_output(text: str) -> tuple[str, str]:
-    """MODE or MODEL=MODE; ("", MODE) is the default for every judge."""
-    model, _, mode = str(text).strip().rpartition("=")
-    mode = mode.strip().lower()
-    if mode not in STRUCTURED_OUTPUTS:
-        accepted = "|".join(STRUCTURED_OUTPUTS)
-        raise argparse.ArgumentTypeError(f"expected {accepted} or MODEL={accepted}, got {text!r}")
-    return model.strip(), mode
-
-
-TOOL_PROTOCOLS = ("auto", "native", "text")
-
-
-def _tool_protocol(text: str) -> tuple[str, str]:
-    """MODE or MODEL=MODE; ("", MODE) is the default for every model."""
-    model, _, mode = str(text).strip().rpartition("=")
-    mode = mode.strip().lower()
-    if mode not in TOOL_PROTOCOLS:
-        raise argparse.ArgumentTypeError(
-            f"expected {'|'.join(TOOL_PROTOCOLS)} or MODEL={'|'.join(TOOL_PROTOCOLS)}, got {text!r}"
-        )
-    return model.strip(), mode
-
-
-def _text(text: str) -> str:
-    value = str(text).strip()
-    if not value:
-        raise argparse.ArgumentTypeError("expected a non-empty value")
-    return value
-
-
-def _formula_name(text: str) -> str:
-    name = str(text).strip()
-    if name not in FORMULAS:
-        raise argparse.ArgumentTypeError(
-            f"unknown score formula {name!r}; accepted: {', '.join(FORMULAS)}"
-        )
-    return name
 
 
 @dataclass(frozen=True)
@@ -238,98 +99,98 @@ class Settings:
     """The resolved options; the field order is the order of the leaderboard's settings."""
 
     models: tuple[str, ...] = option(
-        "model", _model_name, [DEFAULT_MODEL], many=True, convert=tuple,
-        help=f"models to benchmark: litellm names or the built-in {_code(_builtin_names())}; "
+        "model", model_name, [DEFAULT_MODEL], many=True, convert=tuple,
+        help=f"models to benchmark: litellm names or the built-in {_code(builtin_model_names())}; "
         "repeat or comma-separate")  # fmt: skip
     judges: tuple[str, ...] = option(
-        "judge", _model_name, [], many=True, convert=tuple,
+        "judge", model_name, [], many=True, convert=tuple,
         help="evaluator models; repeat or comma-separate. Without one, only the deterministic "
         "checks score")  # fmt: skip
     grader: str | None = option(
-        "grader", _model_name, None, shown="the first judge",
+        "grader", model_name, None, shown="the first judge",
         help="the model that grades each evaluator report")  # fmt: skip
     api_base: str | None = option(
-        "api_base", _text, None, shown="provider's",
+        "api_base", text, None, shown="provider's",
         help="API base URL passed to litellm for every model (local OpenAI-compatible servers)")  # fmt: skip
-    attempts: int = option("attempts", _int_at_least(1), 3, help="attempts per item; the best counts")  # fmt: skip
+    attempts: int = option("attempts", int_at_least(1), 3, help="attempts per item; the best counts")  # fmt: skip
     temperature: float | None = option(
-        "temperature", _float_between(0.0, 2.0), None, shown="provider's",
+        "temperature", float_between(0.0, 2.0), None, shown="provider's",
         help="candidate sampling temperature, 0-2")  # fmt: skip
     max_tokens: int | None = option(
-        "max_tokens", _int_at_least(1), None, shown="provider's",
+        "max_tokens", int_at_least(1), None, shown="provider's",
         help="maximum completion tokens per candidate reply")  # fmt: skip
     timeout: float = option(
-        "timeout", _float_between(0.0, None, open_low=True), 600.0,
+        "timeout", float_between(0.0, None, open_low=True), 600.0,
         help="seconds per model call")  # fmt: skip
     grader_samples: int = option(
-        "grader_samples", _int_at_least(1), 5,
+        "grader_samples", int_at_least(1), 5,
         help="grader samples when the provider gives no logprobs")  # fmt: skip
     report_dir: Path = option(
-        "report_dir", _text, "reports", path=True,
+        "report_dir", text, "reports", path=True,
         help="folder for leaderboard.json/.md, report.html, results.jsonl and report.json")  # fmt: skip
     score_formula: str | None = option(
-        "score_formula", _formula_name, None,
+        "score_formula", formula_name, None,
         shown="per category: `multimodal` for multimodal, else `weighted`",
         help=f"leaderboard score formula for every category: {_code(list(FORMULAS))}")  # fmt: skip
     min_score: float | None = option(
-        "min_score", _float_between(0.25, 1.0), None,
+        "min_score", float_between(0.25, 1.0), None,
         help="fail items whose quality (Acc + Compl)/8, 0.25-1, is below this; quality does not "
         "depend on the other models, unlike the weighted score")  # fmt: skip
     concurrency: int = option(
-        "concurrency", _int_at_least(1), 16,
+        "concurrency", int_at_least(1), 16,
         help="model calls in flight at once per model, over all xdist workers together")  # fmt: skip
     max_retries: int = option(
-        "max_retries", _int_at_least(0), 5,
+        "max_retries", int_at_least(0), 5,
         help="retries of a call that failed with 429, 5xx, a timeout or a dropped connection")  # fmt: skip
     retry_backoff: float = option(
-        "retry_backoff", _float_between(0.0, 60.0, open_low=True), 1.0,
+        "retry_backoff", float_between(0.0, 60.0, open_low=True), 1.0,
         help="seconds before the first retry; doubles per retry (at most 60), with jitter")  # fmt: skip
     cache: CacheMode = option(
-        "cache", _choice(*CACHE_MODES), "on",
+        "cache", choice(*CACHE_MODES), "on",
         help="request cache: `on` (read and write), `off`, `refresh` (write only) or `replay` "
         "(read only, no network; a miss is an error)")  # fmt: skip
     cache_dir: Path = option(
-        "cache_dir", _text, DEFAULT_CACHE_DIR, path=True,
+        "cache_dir", text, DEFAULT_CACHE_DIR, path=True,
         help="folder of the request and complexity caches")  # fmt: skip
     resume: bool = option(
-        "resume", _bool, False, switch=True,
+        "resume", boolean, False, switch=True,
         help="skip items already finished in the report dir's results.jsonl; re-run errored ones")  # fmt: skip
     budget_usd: float | None = option(
-        "budget_usd", _float_between(0.0, None, open_low=True), None,
+        "budget_usd", float_between(0.0, None, open_low=True), None,
         help="stop starting model calls once this many USD are spent; remaining items are skipped")  # fmt: skip
     prices: dict[str, tuple[float, float]] = option(
-        "price", _price, [], many=True, convert=_price_table, shown="litellm's table",
+        "price", price, [], many=True, convert=_price_table, shown="litellm's table",
         help="price of a model litellm does not know: `MODEL=IN/OUT` in USD per million "
         "input/output tokens; repeat or comma-separate")  # fmt: skip
     replay_dir: Path | None = option(
-        "replay_dir", _text, None, path=True,
+        "replay_dir", text, None, path=True,
         help="results clone whose `Output/<Model>/` answers `llmbench/replay/<Model>` replays "
         "(the public AIRUN results layout)")  # fmt: skip
     # model -> auto | native | text; the key "" is the default for every other model
     tool_protocols: dict[str, str] = option(
-        "tool_protocol", _tool_protocol, [], many=True, convert=dict, shown="`auto`",
+        "tool_protocol", tool_protocol, [], many=True, convert=dict, shown="`auto`",
         help="how dialog scenarios offer their tools: `native` (function calling), `text` (JSON "
         "commands) or `auto` (native, text when the provider rejects tools); `MODE` or "
         "`MODEL=MODE`, repeat or comma-separate")  # fmt: skip
     scenario_roots: tuple[Path, ...] = option(
-        "scenarios", _text, ["scenarios"], many=True, convert=tuple,
+        "scenarios", text, ["scenarios"], many=True, convert=tuple,
         help="folders holding scenarios (`<folder>/<category>/<Id>.yaml`), relative to the "
         "rootdir; a YAML file outside them is never read. Repeat or comma-separate")  # fmt: skip
     judge_max_tokens: int = option(
-        "judge_max_tokens", _int_at_least(1), 2048,
+        "judge_max_tokens", int_at_least(1), 2048,
         help="maximum completion tokens per evaluator reply; a reply cut there is recorded "
         "as cut and repaired once")  # fmt: skip
     grader_max_tokens: int = option(
-        "grader_max_tokens", _int_at_least(1), 512,
+        "grader_max_tokens", int_at_least(1), 512,
         help="maximum completion tokens per sampled grader reply (the logprob call asks for "
         "at most 16)")  # fmt: skip
     context_windows: dict[str, int] = option(
-        "context_window", _context_window, [], many=True, convert=dict,
+        "context_window", context_window, [], many=True, convert=dict,
         shown="litellm's model table, else not checked",
         help="context window of a model litellm does not know (local servers): `MODEL=N` "
         "tokens; repeat or comma-separate")  # fmt: skip
     structured_outputs: dict[str, str] = option(
-        "structured_output", _structured_output, [], many=True, convert=dict, shown="`auto`",
+        "structured_output", structured_output, [], many=True, convert=dict, shown="`auto`",
         help="how judges are asked for their report: `schema` (response_format with a JSON "
         "schema), `text` (read leniently) or `auto` (schema when litellm knows the model "
         "supports it); `MODE` or `MODEL=MODE`, repeat or comma-separate")  # fmt: skip

@@ -193,6 +193,21 @@ def _steps(found: FoundCriteria) -> dict[str, list[Any]]:
     }
 
 
+@dataclass
+class _Import:
+    """One import's inputs and what it has done so far."""
+
+    bench: Path
+    out: Path
+    category_map: dict[str, str]
+    refs: dict[str, list[str]]
+    found: list[FoundCriteria]
+    index: DatasetIndex
+    summary: Summary
+    used: set[Path] = field(default_factory=set)
+    taken: set[tuple[str, str]] = field(default_factory=set)
+
+
 def import_benchmark(
     bench: Path,
     out: Path,
@@ -217,107 +232,133 @@ def import_benchmark(
     )
     summary.criteria_files = len(found) + len(problems)
     summary.skipped += [f"criteria {p}" for p in problems]
-    used: set[Path] = set()
-    index = DatasetIndex(out / "datasets")
-    taken: set[tuple[str, str]] = set()
+    run = _Import(bench, out, category_map, refs, found, DatasetIndex(out / "datasets"), summary)
     for lang, folder, path in _prompt_files(bench):
-        where = path.relative_to(bench).as_posix()
-        category = map_category(folder, category_map)
-        if category is None:
-            summary.skipped.append(
-                f"{where}: category folder {folder!r} has no counterpart; map it with "
-                f"--category-map {folder}=<one of {', '.join(sorted(SINGLE_PROMPT))}>"
-            )
-            continue
-        try:
-            name = parse_prompt_name(path.stem, refs)
-        except ValueError as exc:
-            summary.skipped.append(f"{where}: {exc}")
-            continue
-        try:
-            template, repo = prompt_template(path.read_text(encoding="utf-8"))
-        except UnicodeDecodeError as exc:
-            summary.skipped.append(f"{where}: not UTF-8 text ({exc.reason})")
-            continue
-        dataset_ref = None
-        if repo is not None:
-            choices = refs.get(repo, [])
-            preferred = [r for r in choices if r.startswith(f"{lang}/")]
-            if not choices:
-                summary.skipped.append(f"{where}: dataset {repo!r} not found under {DATASETS}/")
-                continue
-            dataset_ref = (preferred or choices)[0]
-        elif name.dataset:
-            summary.notes.append(
+        problem = _import_prompt(run, lang, folder, path)
+        if problem is not None:
+            summary.skipped.append(f"{path.relative_to(bench).as_posix()}: {problem}")
+    summary.unused_criteria = [str(c.path) for c in found if c.path not in run.used]
+    summary.criteria_attached = len(run.used)
+    (out / MARKER).write_text(json.dumps(summary.__dict__, indent=2) + "\n", encoding="utf-8")
+    return summary
+
+
+def _dataset_of(
+    run: _Import, lang: str, repo: str | None, name: PromptName, where: str
+) -> str | None:
+    """The dataset a prompt inlines (its place_code_here tag names the repository)."""
+    if repo is None:
+        if name.dataset:
+            run.summary.notes.append(
                 f"{where}: its name names dataset {name.dataset} but the prompt has no "
                 "place_code_here tag; imported without a dataset"
             )
-        sid = scenario_id(name.stem)
-        if (category, sid) in taken:
-            sid = scenario_id(f"{name.stem}_{lang}")
-        if (category, sid) in taken:
-            summary.skipped.append(f"{where}: scenario id {sid} already taken in {category}")
-            continue
-        target_dir = out / "scenarios" / category
-        target_dir.mkdir(parents=True, exist_ok=True)
-        spec: dict[str, Any] = {
-            "id": sid,
-            "title": name.stem,
-            "category": category,
-            "description": f"Imported from the public AIRUN benchmark: {where}",
-        }
-        system = path.parent / "system.txt"
-        if system.is_file():
-            spec["system"] = system.read_text(encoding="utf-8", errors="replace").strip()
-        spec["prompt"] = template
-        if dataset_ref is not None:
-            spec["datasets"] = [dataset_ref]
-        criteria = _criteria_for(found, name.stem, folder)
-        if criteria is not None:
-            used.add(criteria.path)
-            spec["criteria"] = _steps(criteria)
-        if criteria is None or not all(spec["criteria"].values()):
-            spec["criteria_missing"] = True
-            if criteria is not None:
-                summary.notes.append(f"{where}: {criteria.path} has steps of one metric only")
-        copied = _images(path, name, target_dir, sid)
-        summary.images += len(copied)
-        images = [f for f in copied if media_type((target_dir / f).read_bytes()[:16])]
-        summary.notes += [
-            f"{where}: {f} copied but not sent to models (only PNG and JPEG are)"
-            for f in copied
-            if f not in images
-        ]
-        if images:
-            # The evaluator sees them too: criteria of screenshot tasks are about the picture.
-            spec["images"] = images
-            spec["judge_images"] = True
-        spec["origin"] = {
-            "benchmark": "airun",
-            "name": name.stem,
-            "lang": lang,
-            "category": folder,
-            "complexity": name.complexity,
-            "size": name.size,
-        }
-        file = target_dir / f"{sid}.yaml"
-        file.write_text(
-            yaml.dump(spec, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10**6),
-            encoding="utf-8",
+        return None
+    choices = run.refs.get(repo, [])
+    if not choices:
+        raise ValueError(f"dataset {repo!r} not found under {DATASETS}/")
+    preferred = [r for r in choices if r.startswith(f"{lang}/")]
+    return (preferred or choices)[0]
+
+
+def _import_prompt(run: _Import, lang: str, folder: str, path: Path) -> str | None:
+    """Write one prompt as a scenario; why it was skipped, or None when it was imported."""
+    where = path.relative_to(run.bench).as_posix()
+    category = map_category(folder, run.category_map)
+    if category is None:
+        return (
+            f"category folder {folder!r} has no counterpart; map it with "
+            f"--category-map {folder}=<one of {', '.join(sorted(SINGLE_PROMPT))}>"
         )
-        try:
-            load_scenario(file, index)
-        except FormatError as exc:
-            file.unlink()
-            shutil.rmtree(target_dir / f"{sid}_images", ignore_errors=True)
-            summary.skipped.append(f"{where}: does not load after conversion ({exc})")
-            continue
-        taken.add((category, sid))
-        summary.scenarios.append(f"{category}/{sid}")
-        (
-            summary.without_criteria if spec.get("criteria_missing") else summary.with_criteria
-        ).append(sid)
-    summary.unused_criteria = [str(c.path) for c in found if c.path not in used]
-    summary.criteria_attached = len(used)
-    (out / MARKER).write_text(json.dumps(summary.__dict__, indent=2) + "\n", encoding="utf-8")
-    return summary
+    try:
+        name = parse_prompt_name(path.stem, run.refs)
+        template, repo = prompt_template(path.read_text(encoding="utf-8"))
+        dataset_ref = _dataset_of(run, lang, repo, name, where)
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 text ({exc.reason})"
+    except ValueError as exc:
+        return str(exc)
+    sid = scenario_id(name.stem)
+    if (category, sid) in run.taken:
+        sid = scenario_id(f"{name.stem}_{lang}")
+    if (category, sid) in run.taken:
+        return f"scenario id {sid} already taken in {category}"
+    target_dir = run.out / "scenarios" / category
+    target_dir.mkdir(parents=True, exist_ok=True)
+    spec = _spec(run, sid, category, where, path, template, dataset_ref, name, folder)
+    spec.update(_image_fields(run, path, name, target_dir, sid, where))
+    spec["origin"] = {
+        "benchmark": "airun",
+        "name": name.stem,
+        "lang": lang,
+        "category": folder,
+        "complexity": name.complexity,
+        "size": name.size,
+    }
+    file = target_dir / f"{sid}.yaml"
+    file.write_text(
+        yaml.dump(spec, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10**6),
+        encoding="utf-8",
+    )
+    try:
+        load_scenario(file, run.index)
+    except FormatError as exc:
+        file.unlink()
+        shutil.rmtree(target_dir / f"{sid}_images", ignore_errors=True)
+        return f"does not load after conversion ({exc})"
+    run.taken.add((category, sid))
+    run.summary.scenarios.append(f"{category}/{sid}")
+    missing = spec.get("criteria_missing")
+    (run.summary.without_criteria if missing else run.summary.with_criteria).append(sid)
+    return None
+
+
+def _spec(
+    run: _Import,
+    sid: str,
+    category: str,
+    where: str,
+    path: Path,
+    template: str,
+    dataset_ref: str | None,
+    name: PromptName,
+    folder: str,
+) -> dict[str, Any]:
+    """The scenario's fields from the prompt, its system prompt and its criteria file."""
+    spec: dict[str, Any] = {
+        "id": sid,
+        "title": name.stem,
+        "category": category,
+        "description": f"Imported from the public AIRUN benchmark: {where}",
+    }
+    system = path.parent / "system.txt"
+    if system.is_file():
+        spec["system"] = system.read_text(encoding="utf-8", errors="replace").strip()
+    spec["prompt"] = template
+    if dataset_ref is not None:
+        spec["datasets"] = [dataset_ref]
+    criteria = _criteria_for(run.found, name.stem, folder)
+    if criteria is not None:
+        run.used.add(criteria.path)
+        spec["criteria"] = _steps(criteria)
+    if criteria is None or not all(spec["criteria"].values()):
+        spec["criteria_missing"] = True
+        if criteria is not None:
+            run.summary.notes.append(f"{where}: {criteria.path} has steps of one metric only")
+    return spec
+
+
+def _image_fields(
+    run: _Import, path: Path, name: PromptName, target_dir: Path, sid: str, where: str
+) -> dict[str, Any]:
+    """The prompt's screenshots, copied beside the scenario; PNG and JPEG are sent."""
+    copied = _images(path, name, target_dir, sid)
+    run.summary.images += len(copied)
+    images = [f for f in copied if media_type((target_dir / f).read_bytes()[:16])]
+    run.summary.notes += [
+        f"{where}: {f} copied but not sent to models (only PNG and JPEG are)"
+        for f in copied
+        if f not in images
+    ]
+    # The evaluator sees them too: criteria of screenshot tasks are about the picture.
+    return {"images": images, "judge_images": True} if images else {}

@@ -190,20 +190,7 @@ def scatter(
         (x0, y0), (x1, y1) = at(0, 0), at(min(x_max, y_max), min(x_max, y_max))
         body.append(f'<line class="grid" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}"/>')
     for (px, py), group in merged.items():
-        x, y = at(px, py)
-        label = ", ".join(p.label for p in group)
-        series = {p.series for p in group}
-        fill = colours[group[0].series] if len(series) == 1 else "#222"
-        body.append(
-            f'<circle class="point" cx="{x:.1f}" cy="{y:.1f}" r="5" style="fill: {fill}">'
-            f"<title>{escape(label)}: {px:.4g}, {py:.4g}</title></circle>"
-        )
-        if labels:
-            # A label that would run off the right edge goes to the left of its point.
-            if x + 8 + SMALL_CHAR_PX * len(label) > WIDTH:
-                body.append(_text(x - 8, y - 6, label, "end", "small"))
-            else:
-                body.append(_text(x + 8, y - 6, label, cls="small"))
+        body += _point(*at(px, py), (px, py), group, colours, labels)
     if len(colours) > 1:
         for n, (name, fill) in enumerate(colours.items()):
             y = height + 6 + n * 18
@@ -213,6 +200,31 @@ def scatter(
             body.append(_text(left + 16, y + 4, name, cls="small"))
         height += 8 + len(colours) * 18
     return _svg(height, body, title)
+
+
+def _point(
+    x: float,
+    y: float,
+    value: tuple[float, float],
+    group: Sequence[Point],
+    colours: Mapping[str, str],
+    labels: bool,
+) -> list[str]:
+    """One drawn point at (x, y) for the points of `group` (all at `value`)."""
+    label = ", ".join(p.label for p in group)
+    series = {p.series for p in group}
+    fill = colours[group[0].series] if len(series) == 1 else "#222"
+    drawn = [
+        f'<circle class="point" cx="{x:.1f}" cy="{y:.1f}" r="5" style="fill: {fill}">'
+        f"<title>{escape(label)}: {value[0]:.4g}, {value[1]:.4g}</title></circle>"
+    ]
+    if labels:
+        # A label that would run off the right edge goes to the left of its point.
+        if x + 8 + SMALL_CHAR_PX * len(label) > WIDTH:
+            drawn.append(_text(x - 8, y - 6, label, "end", "small"))
+        else:
+            drawn.append(_text(x + 8, y - 6, label, cls="small"))
+    return drawn
 
 
 def output_gci(item: ItemResult) -> float | None:

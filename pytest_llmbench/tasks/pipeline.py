@@ -36,6 +36,18 @@ from .case import AttemptFailed, Case, Generation
 from .dialog import run_dialog_attempt
 
 
+def _candidate_request(case: Case, number: int, gen: Generation) -> ModelRequest:
+    return ModelRequest(
+        messages=tuple(case.messages()),
+        role="candidate",
+        temperature=gen.temperature,
+        max_tokens=gen.max_tokens,
+        timeout=gen.timeout,
+        task=TaskContext(case.scenario, case.dataset),
+        attempt=number,
+    )
+
+
 async def run_attempt(
     case: Case,
     model: Model,
@@ -46,17 +58,7 @@ async def run_attempt(
 ) -> AttemptResult:
     if case.scenario.is_dialog:
         return await run_dialog_attempt(case, model, number, gen, setup)
-    reply = await model.complete(
-        ModelRequest(
-            messages=tuple(case.messages()),
-            role="candidate",
-            temperature=gen.temperature,
-            max_tokens=gen.max_tokens,
-            timeout=gen.timeout,
-            task=TaskContext(case.scenario, case.dataset),
-            attempt=number,
-        )
-    )
+    reply = await model.complete(_candidate_request(case, number, gen))
     calls: list[CallRecord] = [call_record("candidate", reply)]
     rate, basis = generation_rate(calls)
     steps, scenario = case.scenario.steps_for(case.dataset), case.scenario

@@ -283,10 +283,13 @@ def test_results_written_in_one_go_keep_the_dialog_workspaces(tmp_path: Path) ->
     dialog = DialogResult(protocol="native", ended="finished", turns=[], files=files)
     upgrade = item("Upgrade", "Todo", "openai/x", attempt(2, dialog), attempt(3, None))
     write_results(tmp_path, [upgrade, item("Plain", None, "m", attempt(1, None))])
+    from pytest_llmbench.reporting.workspaces import read_workspace
+
     root = tmp_path / "workspaces" / "Upgrade-Todo-openai_x"
-    assert (root / "attempt-2" / "src" / "App.jsx").read_text() == "export default 1;\n"
-    assert sorted(p.name for p in root.iterdir()) == ["attempt-2"]
-    assert not (root / "escape.txt").exists()  # a path climbing out is never written
+    # Saved as an archive (nothing a model wrote lies about as a loose file); a path
+    # climbing out is never stored.
+    assert read_workspace(root / "attempt-2.zip") == {"src/App.jsx": "export default 1;\n"}
+    assert sorted(p.name for p in root.iterdir()) == ["attempt-2.zip"]
     assert sorted(p.name for p in (tmp_path / "workspaces").iterdir()) == ["Upgrade-Todo-openai_x"]
 
 

@@ -13,9 +13,9 @@ PACKAGE = REPO / "pytest_llmbench"
 # Lowest first; a part may import the parts before it, never one after it.
 LAYERS: tuple[str, ...] = (
     "__init__",
+    "redaction",
     "errors",
     "folders",
-    "redaction",
     "cpu",
     "schema",
     "formats",
@@ -24,6 +24,7 @@ LAYERS: tuple[str, ...] = (
     "judging",
     "tasks",
     "airun",
+    "option_values",
     "settings",
     "execution",
     "reporting",
