@@ -129,3 +129,18 @@ def test_the_layer_test_sees_an_upward_import(tmp_path: Path) -> None:
     assert isinstance(node, ast.ImportFrom)
     known = {"code.checks": PACKAGE / "code" / "checks.py", "reporting.leaderboard": Path()}
     assert _target("code.checks", known["code.checks"], node, known) == ["reporting.leaderboard"]
+
+
+def test_modules_and_functions_stay_small() -> None:
+    """Modules under 400 lines, functions under 60 (docs/architecture.md)."""
+    too_long: list[str] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        if len(source.splitlines()) >= 400:
+            too_long.append(f"{path.relative_to(REPO)}: {len(source.splitlines())} lines")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > 60:
+                    too_long.append(f"{path.relative_to(REPO)}:{node.name}: {length} lines")
+    assert too_long == []
