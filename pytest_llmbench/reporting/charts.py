@@ -158,12 +158,7 @@ def scatter(
     it (otherwise it is only the point's tooltip). Colours go to the series in
     `series_order` first (the leaderboard's model order, the same in every chart).
     """
-    present = {p.series for p in points}
-    named = [name for name in series_order if name in present]
-    colours = {
-        name: PALETTE[n % len(PALETTE)]
-        for n, name in enumerate(dict.fromkeys([*named, *(p.series for p in points)]))
-    }
+    colours = _colours(points, series_order)
     merged: dict[tuple[float, float], list[Point]] = {}
     for point in points:
         merged.setdefault((point.x, point.y), []).append(point)
@@ -200,6 +195,16 @@ def scatter(
             body.append(_text(left + 16, y + 4, name, cls="small"))
         height += 8 + len(colours) * 18
     return _svg(height, body, title)
+
+
+def _colours(points: Sequence[Point], series_order: Sequence[str]) -> dict[str, str]:
+    """A colour per series: those in `series_order` first, then the others as they come."""
+    present = {p.series for p in points}
+    named = [name for name in series_order if name in present]
+    return {
+        name: PALETTE[n % len(PALETTE)]
+        for n, name in enumerate(dict.fromkeys([*named, *(p.series for p in points)]))
+    }
 
 
 def _point(
