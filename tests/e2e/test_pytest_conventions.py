@@ -189,7 +189,10 @@ def test_a_rerun_asks_the_model_again_and_its_result_counts(pytester: pytest.Pyt
     pytester.makeconftest(MODEL_CONFTEST)
     (pytester.path / "behaviour.txt").write_text("bad-first")
     result = pytester.runpytest("--llm-model=mine/a", GATE, "--llm-attempts=1", "--reruns=1")
-    assert result.parseoutcomes() == {"passed": 1, "rerun": 1}
+    outcomes = result.parseoutcomes()
+    # In-process runs may warn that the plugin was imported before rewriting: not ours.
+    outcomes.pop("warnings", None)
+    assert outcomes == {"passed": 1, "rerun": 1}
     assert _calls(pytester.path) == ["mine/a", "mine/a"]  # the cache was not read back
     (item,) = read_results(pytester.path)
     assert item["outcome"] == "passed" and item["accuracy"] == 4.0

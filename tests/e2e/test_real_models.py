@@ -158,8 +158,8 @@ def test_a_dialog_that_reaches_the_window_ends_like_a_limit(
     assert dialog["rounds"] == 2 and len(dialog["turns"]) == 2
     assert [t["finished"] for t in dialog["turns"]] == [False, False]
     assert len([c for c in attempt["calls"] if c["role"] == "candidate"]) == 2
-    saved = root / "reports" / "workspaces" / "GreetInSteps-Mini-openai_cand" / "attempt-1"
-    assert saved.is_dir()
+    saved = root / "reports" / "workspaces" / "GreetInSteps-Mini-openai_cand" / "attempt-1.zip"
+    assert saved.is_file()  # the workspace, kept as an archive
 
 
 def test_a_server_that_drops_images_is_detected_and_not_scored(
