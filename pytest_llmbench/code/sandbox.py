@@ -208,17 +208,32 @@ def _supervise(process: subprocess.Popen[str], timeout: float) -> Outcome:
             return Outcome(None, stdout, stderr, killed)
 
 
+def _prepared(
+    command: list[str], cwd: Path, memory_mb: int, confine: bool
+) -> tuple[list[str], Callable[[], None] | None, dict[str, str]]:
+    """The command wrapped in the limits and the isolation this machine allows (and, with
+    `confine`, the read-only filesystem outside `cwd`), its preexec function and its env."""
+    isolation = network_isolation()
+    # RLIMIT_NPROC counts per user namespace: only inside our own is it the sandbox's count.
+    processes = PROCESS_LIMIT if isolation == "unshare" else None
+    command, preexec = _limited(command, memory_mb, processes)
+    if isolation == "unshare" and confine:
+        wrapper = ["sh", "-c", _CONFINE, "llmbench-sandbox", str(cwd.resolve()), _hidden(cwd)]
+        command = [*ISOLATIONS[isolation], *wrapper, *command]
+    elif isolation != "none":
+        command = [*ISOLATIONS[isolation], *command]
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
+    return command, preexec, env
+
+
 def start(
     command: list[str], cwd: Path, *, memory_mb: int = MEMORY_LIMIT_MB
 ) -> subprocess.Popen[str]:
     """A long-lived checker (it reads requests on stdin, one answer line each on stdout),
     with the limits and isolation of run() except the time limit, which its caller keeps
-    per request. The memory limit needs prlimit here."""
-    command, preexec = _limited(command, memory_mb, PROCESS_LIMIT)
-    isolation = network_isolation()
-    if isolation != "none":
-        command = [*ISOLATIONS[isolation], *command]
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
+    per request, and the filesystem confinement (it reads files it is named). The memory
+    limit needs prlimit here."""
+    command, preexec, env = _prepared(command, cwd, memory_mb, confine=False)
     return subprocess.Popen(
         command,
         cwd=cwd,
@@ -241,16 +256,7 @@ def run(
     memory_mb: int = MEMORY_LIMIT_MB,
 ) -> Outcome:
     """Run `command` in `cwd` under the limits; never raises for the command's failures."""
-    isolation = network_isolation()
-    # RLIMIT_NPROC counts per user namespace: only inside our own is it the sandbox's count.
-    processes = PROCESS_LIMIT if isolation == "unshare" else None
-    command, preexec = _limited(command, memory_mb, processes)
-    if isolation == "unshare":
-        confine = ["sh", "-c", _CONFINE, "llmbench-sandbox", str(cwd.resolve()), _hidden(cwd)]
-        command = [*ISOLATIONS[isolation], *confine, *command]
-    elif isolation != "none":
-        command = [*ISOLATIONS[isolation], *command]
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
+    command, preexec, env = _prepared(command, cwd, memory_mb, confine=True)
     process = subprocess.Popen(
         command,
         cwd=cwd,
