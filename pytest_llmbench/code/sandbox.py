@@ -209,7 +209,7 @@ def _supervise(process: subprocess.Popen[str], timeout: float) -> Outcome:
 
 
 def _prepared(
-    command: list[str], cwd: Path, memory_mb: int, confine: bool
+    command: list[str], cwd: Path, memory_mb: int, confine: bool, extra_env: dict[str, str] | None = None
 ) -> tuple[list[str], Callable[[], None] | None, dict[str, str]]:
     """The command wrapped in the limits and the isolation this machine allows (and, with
     `confine`, the read-only filesystem outside `cwd`), its preexec function and its env."""
@@ -223,6 +223,7 @@ def _prepared(
     elif isolation != "none":
         command = [*ISOLATIONS[isolation], *command]
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
+    env.update(extra_env or {})
     return command, preexec, env
 
 
@@ -254,9 +255,11 @@ def run(
     *,
     timeout: float = TIME_LIMIT_S,
     memory_mb: int = MEMORY_LIMIT_MB,
+    env: dict[str, str] | None = None,
 ) -> Outcome:
-    """Run `command` in `cwd` under the limits; never raises for the command's failures."""
-    command, preexec, env = _prepared(command, cwd, memory_mb, confine=True)
+    """Run `command` in `cwd` under the limits; never raises for the command's failures.
+    `env` adds variables to the minimal environment (PATH, HOME=cwd, LANG)."""
+    command, preexec, env = _prepared(command, cwd, memory_mb, confine=True, extra_env=env)
     process = subprocess.Popen(
         command,
         cwd=cwd,

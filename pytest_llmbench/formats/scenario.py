@@ -21,6 +21,7 @@ from .categories import CATEGORIES, category_ids
 from .criteria import Criteria, CriterionStep, numbered
 from .dataset import Dataset, DatasetIndex
 from .dialog import DialogLimits, Script, load_script, script_files
+from .functional import Functional, FunctionalSpec, load_functional
 from .images import ImageSpec, ScenarioImage, load_images
 from .paths import inside, named_file, scenarios_root
 from .render import compile_template, fenced_files, render
@@ -87,6 +88,7 @@ class ScenarioSpec(BaseModel):
     judge_images: bool = False  # the evaluator also receives the images
     turns: list[TurnSpec] = []
     limits: DialogLimits = DialogLimits()
+    functional: dict[str, FunctionalSpec] = {}  # hidden tests per dataset (formats/functional.py)
     # True for a scenario imported before its criteria exist: a metric with no steps is
     # then unscored ("no criteria") instead of a collection error.
     criteria_missing: bool = False
@@ -128,6 +130,7 @@ class Scenario:
     turns: dict[str, tuple[DialogTurn, ...]] = field(default_factory=dict)
     scripts: dict[str, Script] = field(default_factory=dict)
     limits: DialogLimits = field(default_factory=DialogLimits)
+    functional: dict[str, Functional] = field(default_factory=dict)  # dataset (or NO_DATASET) -> hidden tests
 
     @property
     def is_dialog(self) -> bool:
@@ -151,6 +154,9 @@ class Scenario:
 
     def reference_for(self, dataset: Dataset | None) -> str | None:
         return self.references.get(dataset.name if dataset else NO_DATASET)
+
+    def functional_for(self, dataset: Dataset | None) -> Functional | None:
+        return self.functional.get(dataset.name if dataset else NO_DATASET)
 
 
 def _render_prompts(
@@ -312,6 +318,7 @@ def _check_dataset_keys(path: Path, spec: ScenarioSpec, names: set[str]) -> None
     for field_name, mapping in (
         ("references", spec.references),
         ("dataset_criteria", spec.dataset_criteria),
+        ("functional", spec.functional),
     ):
         for key in mapping:
             if key not in names:
@@ -348,6 +355,10 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         "path": path,
         "system": system,
         "datasets": resolved,
+        "functional": {
+            key: load_functional(value, scenario=path, root=scenarios_root(path), key=key)
+            for key, value in spec.functional.items()
+        },
     }
     if spec.turns:
         if spec.images or spec.judge_images:

@@ -1,0 +1,205 @@
+// The harness hidden acceptance tests import (`import { openApp } from './harness.mjs'`).
+// It builds the answer's app (or a small entry the test writes) with esbuild, loads it
+// into a jsdom page and gives the test Testing Library's queries, events and user-event
+// on that page. The runner copies this file next to the hidden tests; it runs in the
+// sandbox with the workspace as its working folder.
+//
+// Environment (set by the runner): LLMBENCH_WORKSPACE (the answer's files applied to the
+// dataset), LLMBENCH_NODE_MODULES (the checkers' node_modules: esbuild, jsdom, react,
+// react-dom, react-router-dom, Testing Library).
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const workspace = process.env.LLMBENCH_WORKSPACE || process.cwd();
+const modules = process.env.LLMBENCH_NODE_MODULES || path.join(process.cwd(), 'node_modules');
+const requireFrom = createRequire(path.join(modules, 'noop.js'));
+const esbuild = requireFrom('esbuild');
+const { JSDOM, VirtualConsole } = requireFrom('jsdom');
+const dom = requireFrom('@testing-library/dom');
+const userEventModule = requireFrom('@testing-library/user-event');
+const userEvent = userEventModule.default || userEventModule;
+
+export const HTML = ['index.html', 'public/index.html', 'src/index.html'];
+export const ENTRY = [
+  'src/main.tsx', 'src/main.jsx', 'src/main.ts', 'src/main.js',
+  'src/index.tsx', 'src/index.jsx', 'src/index.ts', 'src/index.js',
+];
+
+/** The first of `candidates` (paths relative to the workspace) that exists, or null. */
+export function find(candidates) {
+  for (const candidate of [].concat(candidates)) {
+    if (existsSync(path.join(workspace, candidate))) return candidate;
+  }
+  return null;
+}
+
+/** The text of a workspace file, or null when there is none. */
+export function read(relative) {
+  const file = path.join(workspace, relative);
+  return existsSync(file) ? readFileSync(file, 'utf8') : null;
+}
+
+// react-dom's entry points, wrapped so the page records which mount API the app used.
+const MOUNT_SHIM = `
+import * as real from 'llmbench-real:react-dom/client';
+export * from 'llmbench-real:react-dom/client';
+export function createRoot(...args) { (window.__llmbench.mounts.createRoot += 1); return real.createRoot(...args); }
+export function hydrateRoot(...args) { (window.__llmbench.mounts.hydrateRoot += 1); return real.hydrateRoot(...args); }
+export default { ...real, createRoot, hydrateRoot };
+`;
+const LEGACY_SHIM = `
+import * as real from 'llmbench-real:react-dom';
+export * from 'llmbench-real:react-dom';
+export function render(...args) { (window.__llmbench.mounts.render += 1); return real.render(...args); }
+export default { ...real, render };
+`;
+
+function plugin() {
+  return {
+    name: 'llmbench',
+    setup(build) {
+      build.onResolve({ filter: /^react-dom(\/client)?$/ }, (args) => ({
+        path: args.path, namespace: 'llmbench-shim',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'llmbench-shim' }, (args) => ({
+        contents: args.path === 'react-dom' ? LEGACY_SHIM : MOUNT_SHIM,
+        resolveDir: workspace,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^llmbench-real:/ }, (args) => ({
+        path: requireFrom.resolve(args.path.slice('llmbench-real:'.length)),
+      }));
+      // Images and fonts become empty strings; styles are not applied (jsdom has no layout).
+      build.onResolve({ filter: /\.(css|scss|sass|less|svg|png|jpe?g|gif|webp|woff2?|ttf)$/ }, (args) => ({
+        path: args.path, namespace: 'llmbench-asset',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'llmbench-asset' }, () => ({ contents: 'export default ""', loader: 'js' }));
+    },
+  };
+}
+
+/** Bundle `entry` (a workspace path) or `source` (code resolved from the workspace) into
+ * one browser script; throws an Error listing esbuild's messages when it does not build. */
+export async function bundle({ entry = null, source = null, loader = 'tsx' } = {}) {
+  const options = {
+    bundle: true, write: false, format: 'iife', platform: 'browser', target: 'es2020',
+    jsx: 'automatic', logLevel: 'silent', nodePaths: [modules], absWorkingDir: workspace,
+    loader: { '.js': 'jsx', '.ts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' },
+    define: {
+      'process.env.NODE_ENV': '"development"', 'import.meta.env.DEV': 'true',
+      'import.meta.env.PROD': 'false', 'import.meta.env.MODE': '"development"',
+      'import.meta.env.BASE_URL': '"/"', 'import.meta.env': '{"DEV":true,"PROD":false,"MODE":"development","BASE_URL":"/"}',
+    },
+    plugins: [plugin()],
+  };
+  if (source !== null) options.stdin = { contents: source, resolveDir: workspace, loader, sourcefile: 'llmbench-entry.tsx' };
+  else options.entryPoints = [path.join(workspace, entry)];
+  try {
+    const result = await esbuild.build(options);
+    return result.outputFiles[0].text;
+  } catch (error) {
+    const messages = (error.errors || []).slice(0, 5).map((m) => `${m.location ? m.location.file + ':' + m.location.line + ': ' : ''}${m.text}`);
+    throw new Error(`the app does not build: ${messages.join('; ') || error.message}`);
+  }
+}
+
+function bodyOf(html) {
+  // The page's markup without its scripts: the bundle replaces them.
+  return html.replace(/<script\b[\s\S]*?<\/script>/gi, '');
+}
+
+/** A fetch for the page: `routes` maps "METHOD /path" (or "/path") to a JSON value, a
+ * function (request) => value | {status, body}, or a Response-like {status, body}. Every
+ * request is recorded in `calls`. Unknown routes answer 404. */
+export function fakeFetch(window, routes = {}) {
+  const calls = [];
+  async function fetch(input, init = {}) {
+    const url = new window.URL(typeof input === 'string' ? input : input.url, window.location.href);
+    const method = (init.method || 'GET').toUpperCase();
+    const headers = Object.fromEntries(new window.Headers(init.headers || {}).entries?.() || []);
+    let body = init.body;
+    try { body = typeof body === 'string' ? JSON.parse(body) : body; } catch { /* text body */ }
+    const request = { url: url.pathname + url.search, path: url.pathname, query: url.searchParams, method, headers, body };
+    calls.push(request);
+    const handler = routes[`${method} ${url.pathname}`] ?? (method === 'GET' ? routes[url.pathname] : undefined);
+    let answer = typeof handler === 'function' ? await handler(request) : handler;
+    if (answer === undefined) answer = { status: 404, body: { error: 'not found' } };
+    const isReply = answer && typeof answer === 'object' && 'status' in answer && 'body' in answer;
+    const status = isReply ? answer.status : 200;
+    const payload = isReply ? answer.body : answer;
+    const text = typeof payload === 'string' ? payload : JSON.stringify(payload ?? null);
+    return {
+      ok: status >= 200 && status < 300, status, statusText: String(status), url: url.href,
+      headers: new window.Headers({ 'content-type': 'application/json' }),
+      json: async () => JSON.parse(text), text: async () => text,
+      clone() { return this; },
+    };
+  }
+  return { fetch, calls };
+}
+
+/**
+ * Open the answer's app in a jsdom page.
+ *   html:    candidates for the page (the first that exists; default HTML); its scripts are dropped
+ *   entry:   candidates for the entry module (default ENTRY), or
+ *   source:  an entry written by the test (JSX/TSX, imports resolved from the workspace)
+ *   url:     the page's address (default http://localhost/), e.g. with a #hash
+ *   storage: localStorage items to set before the app starts ({key: string})
+ *   routes:  a fake fetch's routes (see fakeFetch)
+ *   setup:   (window) => void, run before the app starts (stubs of browser APIs)
+ * Returns the page: window, document, Testing Library's queries on the body (getByRole,
+ * findByText, ...), fireEvent, waitFor, user (user-event), calls (fetch), errors (uncaught
+ * errors and console.error lines), mounts ({createRoot, hydrateRoot, render} counts), and
+ * close(). Throws when the app does not build or its code throws while starting.
+ */
+export async function openApp(options = {}) {
+  const { url = 'http://localhost/', storage = {}, routes = {}, setup = null } = options;
+  const htmlPath = options.html === null ? null : find(options.html || HTML);
+  let html = htmlPath ? bodyOf(read(htmlPath)) : '<!DOCTYPE html><html><body><div id="root"></div></body></html>';
+  if (options.markup) html = options.markup;
+  let code;
+  if (options.source) code = await bundle({ source: options.source });
+  else {
+    const entry = find(options.entry || ENTRY);
+    if (!entry) throw new Error(`no entry module: none of ${[].concat(options.entry || ENTRY).join(', ')}`);
+    code = await bundle({ entry });
+  }
+  const errors = [];
+  const virtualConsole = new VirtualConsole();
+  virtualConsole.on('error', (...args) => errors.push(args.map(String).join(' ')));
+  virtualConsole.on('jsdomError', (error) => errors.push(String(error && (error.stack || error.message) || error)));
+  const page = new JSDOM(html, { url, runScripts: 'outside-only', pretendToBeVisual: true, virtualConsole });
+  const { window } = page;
+  window.__llmbench = { mounts: { createRoot: 0, hydrateRoot: 0, render: 0 } };
+  for (const [key, value] of Object.entries(storage)) window.localStorage.setItem(key, value);
+  const fake = fakeFetch(window, routes);
+  window.fetch = fake.fetch;
+  window.matchMedia = window.matchMedia || (() => ({ matches: false, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {} }));
+  window.scrollTo = () => {};
+  window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
+  if (setup) await setup(window);
+  window.addEventListener('error', (event) => errors.push(String(event.error && (event.error.stack || event.error.message) || event.message)));
+  window.eval(code);
+  await settle(window);
+  const body = window.document.body;
+  const queries = dom.getQueriesForElement(body);
+  return {
+    window, document: window.document, body, ...queries,
+    fireEvent: dom.fireEvent,
+    waitFor: (callback, waitOptions = {}) => dom.waitFor(callback, { container: body, timeout: 2000, ...waitOptions }),
+    within: dom.within,
+    user: userEvent.setup({ document: window.document }),
+    calls: fake.calls, errors, mounts: window.__llmbench.mounts,
+    settle: () => settle(window),
+    close: () => window.close(),
+  };
+}
+
+/** Let the page's pending work run (React's scheduler, promises, zero-delay timers). */
+export async function settle(window, rounds = 5) {
+  for (let i = 0; i < rounds; i += 1) {
+    await new Promise((resolve) => window.setTimeout(resolve, 0));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

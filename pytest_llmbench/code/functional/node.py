@@ -1,0 +1,65 @@
+"""Hidden tests written for node's test runner (`*.test.mjs`), with the jsdom harness
+(harness/harness.mjs) that builds the answer's app with esbuild and opens it in a page."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ...schema.functional import TestOutcome
+from .. import sandbox
+from .outcome import Run
+
+NEEDED = ("esbuild", "jsdom", "react", "react-dom", "@testing-library/dom", "@testing-library/user-event")
+_PROJECT = Path(__file__).resolve().parents[3]
+MEMORY_MB = 2048  # jsdom and esbuild in one process; RLIMIT_DATA, not address space
+
+
+def modules_dir(needed: tuple[str, ...] = NEEDED) -> Path | None:
+    """The node_modules holding the harness's packages ($LLMBENCH_NODE_MODULES,
+    `<cwd>/node_modules` or the project's), or None."""
+    override = os.environ.get("LLMBENCH_NODE_MODULES")
+    roots = [Path(override)] if override else [Path.cwd() / "node_modules", _PROJECT / "node_modules"]
+    for root in roots:
+        if all((root / name / "package.json").is_file() for name in needed):
+            return root.resolve()
+    return None
+
+
+def read_results(path: Path) -> list[TestOutcome]:
+    """The reporter's lines (reporter.mjs); a line that is not one is ignored."""
+    outcomes: list[TestOutcome] = []
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return outcomes
+    for line in lines:
+        try:
+            row = json.loads(line)
+            if row.get("skipped"):
+                continue
+            outcomes.append(TestOutcome(name=str(row["name"])[:300], passed=bool(row["passed"]),
+                                        message=str(row.get("message", ""))[:600]))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return outcomes
+
+
+def run_node(workspace: Path, hidden: Path, timeout_s: float) -> Run:
+    modules = modules_dir()
+    if modules is None:
+        return Run.broken("node's test packages are missing: run `npm ci` in the project (package-lock.json)")
+    tests = sorted(p.relative_to(workspace).as_posix() for p in hidden.rglob("*.test.mjs"))
+    if not tests:
+        return Run.broken("the hidden tests folder has no *.test.mjs file")
+    results = hidden / "results.jsonl"
+    command = [
+        "node", "--test", "--test-concurrency=1",
+        f"--test-reporter=./{hidden.name}/reporter.mjs",
+        f"--test-reporter-destination=./{hidden.name}/{results.name}",
+        *tests,
+    ]
+    env = {"LLMBENCH_WORKSPACE": str(workspace.resolve()), "LLMBENCH_NODE_MODULES": str(modules)}
+    outcome = sandbox.run(command, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env)
+    return Run.of(read_results(results), outcome)

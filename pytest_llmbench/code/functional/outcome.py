@@ -1,0 +1,36 @@
+"""One test run's outcome, as every runner reports it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...schema.functional import TestOutcome
+from .. import sandbox
+
+
+@dataclass(frozen=True)
+class Run:
+    tests: tuple[TestOutcome, ...]
+    error: str | None = None  # the run could not start or did not finish
+
+    @property
+    def passed(self) -> int:
+        return sum(t.passed for t in self.tests)
+
+    @property
+    def all_passed(self) -> bool:
+        return self.error is None and bool(self.tests) and self.passed == len(self.tests)
+
+    @classmethod
+    def broken(cls, why: str) -> Run:
+        return cls((), why)
+
+    @classmethod
+    def of(cls, tests: list[TestOutcome], outcome: sandbox.Outcome) -> Run:
+        error = None
+        if outcome.killed:
+            error = f"the test run was stopped at the {outcome.killed}"
+        elif not tests:
+            tail = (outcome.stderr or outcome.stdout).strip().splitlines()[-3:]
+            error = "no test ran" + (f": {' '.join(tail)[:400]}" if tail else "")
+        return cls(tuple(tests), error)

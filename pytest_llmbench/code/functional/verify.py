@@ -1,0 +1,62 @@
+"""Run one attempt's functional check: build the workspace, run the scenario's runner in
+the sandbox, and turn what it found into a FunctionalResult. Runs are bounded by a pool
+of one slot per core, in threads that only wait on the sandboxed processes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from ...formats.dataset import Dataset
+from ...formats.functional import Functional
+from ...schema.functional import FunctionalResult, acceptance_rate
+from .node import run_node
+from .outcome import Run
+from .workspace import materialise
+
+Runner = Callable[[Path, Path, float], Run]
+RUNNERS: dict[str, Runner] = {"node": run_node}
+_POOL = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="llmbench-tests")
+
+
+def run_acceptance(
+    functional: Functional, dataset: Dataset | None, answer_files: Iterable[tuple[str, str]]
+) -> FunctionalResult:
+    """The hidden tests on the dataset with the answer's files applied (blocking)."""
+    started = time.monotonic()
+    runner = RUNNERS.get(functional.runner)
+    with tempfile.TemporaryDirectory(prefix="llmbench-tests-") as folder:
+        root = Path(folder)
+        hidden = materialise(root, functional, dataset, answer_files)
+        if runner is None:
+            run = Run.broken(f"no runner named {functional.runner!r} on this machine")
+        else:
+            run = runner(root, hidden, functional.timeout_s)
+    return FunctionalResult(
+        runner=functional.runner, mode="acceptance", passed=run.passed, total=len(run.tests),
+        tests=list(run.tests), rate=acceptance_rate(run.passed, len(run.tests), run.error),
+        error=run.error, seconds=round(time.monotonic() - started, 3),
+    )
+
+
+def run_functional(
+    functional: Functional, dataset: Dataset | None, answer_files: Iterable[tuple[str, str]]
+) -> FunctionalResult:
+    if functional.mode == "mutation":
+        from .mutation import run_mutation
+
+        return run_mutation(functional, dataset, answer_files)
+    return run_acceptance(functional, dataset, answer_files)
+
+
+async def verify(
+    functional: Functional, dataset: Dataset | None, answer_files: list[tuple[str, str]]
+) -> FunctionalResult:
+    """run_functional in the test pool, off the event loop."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_POOL, run_functional, functional, dataset, answer_files)

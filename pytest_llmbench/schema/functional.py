@@ -1,0 +1,55 @@
+"""What running an answer's code found: hidden acceptance tests, or the answer's own
+tests against mutants of the dataset (schema of `AttemptResult.functional`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class TestOutcome(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    __test__ = False  # not a pytest test class
+    name: str
+    passed: bool
+    message: str = Field(default="", description="the failure's first lines (not the test code)")
+
+
+class MutantOutcome(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    description: str = ""
+    killed: bool = Field(description="at least one of the answer's tests failed on the mutant")
+
+
+class FunctionalResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    runner: str = Field(description="node, junit, vitest or pytest")
+    mode: Literal["acceptance", "mutation"]
+    passed: int = Field(default=0, description="tests that passed (mutation: on the unchanged dataset)")
+    total: int = Field(default=0, description="tests that ran")
+    tests: list[TestOutcome] = Field(default_factory=list)
+    mutants: list[MutantOutcome] = Field(default_factory=list)
+    rate: float = Field(
+        default=0.0,
+        description="the functional figure, 0-1: acceptance, tests passed / tests; mutation, "
+        "mutants killed / mutants when every test of the answer passes on the dataset, else 0",
+    )
+    error: str | None = Field(default=None, description="why the tests could not run or finish")
+    seconds: float = Field(default=0.0, description="wall time of the test runs")
+    feedback: bool = Field(default=False, description="this attempt had the previous one's failures")
+
+    @property
+    def all_passed(self) -> bool:
+        return self.error is None and self.total > 0 and self.passed == self.total
+
+
+def acceptance_rate(passed: int, total: int, error: str | None) -> float:
+    """Hidden tests passed / hidden tests (a suite that could not run scores 0)."""
+    return passed / total if total and error is None else 0.0
+
+
+def mutation_rate(tests_pass: bool, killed: int, mutants: int) -> float:
+    """Mutants killed / mutants, only for a suite that passes on the unchanged code."""
+    return killed / mutants if tests_pass and mutants else 0.0
