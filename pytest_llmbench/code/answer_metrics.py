@@ -25,7 +25,7 @@ from cydifflib import SequenceMatcher
 from ..formats.codeblocks import EXTENSION_LANGUAGES, extract_code_blocks
 from ..formats.dataset import Dataset, SourceFile
 from ..formats.render import inline_files
-from ..schema.results import CodeMetrics
+from ..schema.code import CodeMetrics
 from .complexity import Complexity, measure_files, total
 from .syntax import TOOL_KINDS, check_files
 from .workspace import AnswerFile, answer_workspace

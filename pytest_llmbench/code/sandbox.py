@@ -209,7 +209,11 @@ def _supervise(process: subprocess.Popen[str], timeout: float) -> Outcome:
 
 
 def _prepared(
-    command: list[str], cwd: Path, memory_mb: int, confine: bool, extra_env: dict[str, str] | None = None
+    command: list[str],
+    cwd: Path,
+    memory_mb: int,
+    confine: bool,
+    extra_env: dict[str, str] | None = None,
 ) -> tuple[list[str], Callable[[], None] | None, dict[str, str]]:
     """The command wrapped in the limits and the isolation this machine allows (and, with
     `confine`, the read-only filesystem outside `cwd`), its preexec function and its env."""

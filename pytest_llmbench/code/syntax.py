@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from ..schema.results import FileCheck
+from ..schema.code import FileCheck
 from . import sandbox
 from .structure import structure_problem
 

@@ -81,6 +81,9 @@ class Step(BaseModel):
     criterion: str = Field(min_length=1)
     weight: float = Field(default=1.0, gt=0, allow_inf_nan=False)
     check: Check | None = None
+    # A functional criterion: the hidden tests (fnmatch patterns of their names) whose
+    # passing is this criterion's execution verdict, set beside the judges' (agreement).
+    tests: list[str] = []
 
     @model_validator(mode="before")
     @classmethod
@@ -114,11 +117,19 @@ class CriterionStep:
     text: str
     weight: float
     check: Check | None
+    tests: tuple[str, ...] = ()  # hidden-test name patterns (a functional criterion)
 
 
 def numbered(metric: Metric, written: list[Step]) -> list[CriterionStep]:
     """Steps as written, with their ids: A1.. for accuracy, C1.. for completeness."""
     return [
-        CriterionStep(f"{metric[0].upper()}{i}", metric, s.criterion.strip(), s.weight, s.check)
+        CriterionStep(
+            f"{metric[0].upper()}{i}",
+            metric,
+            s.criterion.strip(),
+            s.weight,
+            s.check,
+            tuple(s.tests),
+        )
         for i, s in enumerate(written, start=1)
     ]

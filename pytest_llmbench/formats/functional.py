@@ -87,9 +87,7 @@ def _resolved(root: Path, scenario: Path, written: str, field_name: str) -> Path
     return target
 
 
-def load_functional(
-    spec: FunctionalSpec, *, scenario: Path, root: Path, key: str
-) -> Functional:
+def load_functional(spec: FunctionalSpec, *, scenario: Path, root: Path, key: str) -> Functional:
     """The hidden tests `spec` names, read; FormatError names the field on any problem."""
     field_name = f"functional.{key}"
     folder = _resolved(root, scenario, spec.tests, f"{field_name}.tests")
@@ -97,8 +95,14 @@ def load_functional(
         raise FormatError(scenario, f"{field_name}.tests", f"{spec.tests!r} is not a folder")
     files: list[HiddenFile] = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file() or p.is_symlink()):
-        target = _resolved(root, scenario, str(path.relative_to(scenario.parent)), f"{field_name}.tests")
-        files.append(HiddenFile(path.relative_to(folder).as_posix(), _read(target, str(path), f"{field_name}.tests")))
+        target = _resolved(
+            root, scenario, str(path.relative_to(scenario.parent)), f"{field_name}.tests"
+        )
+        files.append(
+            HiddenFile(
+                path.relative_to(folder).as_posix(), _read(target, str(path), f"{field_name}.tests")
+            )
+        )
     for written in spec.support:
         target = _resolved(root, scenario, written, f"{field_name}.support")
         files.append(HiddenFile(target.name, _read(target, written, f"{field_name}.support")))
@@ -107,7 +111,9 @@ def load_functional(
     mutants = None
     if spec.mode == "mutation":
         if spec.mutants is None:
-            raise FormatError(scenario, f"{field_name}.mutants", "mutation mode needs a mutants file")
+            raise FormatError(
+                scenario, f"{field_name}.mutants", "mutation mode needs a mutants file"
+            )
         target = _resolved(root, scenario, spec.mutants, f"{field_name}.mutants")
         mutants = _read(target, spec.mutants, f"{field_name}.mutants")
     return Functional(spec.runner, spec.mode, spec.base, spec.timeout_s, tuple(files), mutants)

@@ -130,7 +130,9 @@ class Scenario:
     turns: dict[str, tuple[DialogTurn, ...]] = field(default_factory=dict)
     scripts: dict[str, Script] = field(default_factory=dict)
     limits: DialogLimits = field(default_factory=DialogLimits)
-    functional: dict[str, Functional] = field(default_factory=dict)  # dataset (or NO_DATASET) -> hidden tests
+    functional: dict[str, Functional] = field(
+        default_factory=dict
+    )  # dataset (or NO_DATASET) -> hidden tests
 
     @property
     def is_dialog(self) -> bool:

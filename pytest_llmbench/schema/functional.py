@@ -27,7 +27,9 @@ class FunctionalResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
     runner: str = Field(description="node, junit, vitest or pytest")
     mode: Literal["acceptance", "mutation"]
-    passed: int = Field(default=0, description="tests that passed (mutation: on the unchanged dataset)")
+    passed: int = Field(
+        default=0, description="tests that passed (mutation: on the unchanged dataset)"
+    )
     total: int = Field(default=0, description="tests that ran")
     tests: list[TestOutcome] = Field(default_factory=list)
     mutants: list[MutantOutcome] = Field(default_factory=list)
@@ -38,7 +40,9 @@ class FunctionalResult(BaseModel):
     )
     error: str | None = Field(default=None, description="why the tests could not run or finish")
     seconds: float = Field(default=0.0, description="wall time of the test runs")
-    feedback: bool = Field(default=False, description="this attempt had the previous one's failures")
+    feedback: bool = Field(
+        default=False, description="this attempt had the previous one's failures"
+    )
 
     @property
     def all_passed(self) -> bool:

@@ -11,8 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .code import CodeMetrics
+from .functional import FunctionalResult
 from .vocabulary import (
-    CheckStatus,
     DialogEnd,
     GradeMethod,
     ItemStatus,
@@ -96,6 +97,11 @@ class StepResult(Schema):
         default=None,
         description="check verdict == majority of judge verdicts; null when either is missing",
     )
+    tests_passed: bool | None = Field(
+        default=None,
+        description="a functional criterion: every hidden test it names passed (the "
+        "execution verdict judges are calibrated against); null for other criteria",
+    )
 
     @property
     def unscored(self) -> bool:
@@ -171,57 +177,6 @@ class JudgeReport(Schema):
         description="characters of the task prompt (its input code) left out so the "
         "evaluator's request fits the judge's context window; 0: the whole task was shown",
     )
-
-
-class FileCheck(Schema):
-    """The syntax check of one file extracted from an answer."""
-
-    path: str = Field(description="the path the answer gives, else 'block N (language)'")
-    language: str
-    checker: str | None = Field(
-        default=None, description="python | node | esbuild | javac | structure; null if none ran"
-    )
-    status: CheckStatus
-    reason: str = Field(default="", description="the error with its line, or why not checked")
-
-
-class CodeMetrics(Schema):
-    """Code metrics of one answer (method.md sections 3 and 7), from its extracted files."""
-
-    files: int = Field(description="code blocks in the answer (a path given twice counts once)")
-    paths: list[str] = Field(default_factory=list, description="safe file paths the answer names")
-    rejected_paths: list[str] = Field(
-        default_factory=list, description="'path: why' for absolute paths and '..' escapes"
-    )
-    ci: int | None = Field(default=None, description="CI of the answer's code (ESLint count)")
-    loc: int | None = Field(default=None, description="physical lines of the answer's code")
-    gci: float | None = Field(default=None, description="CI / LoC of the answer's code")
-    input_gci: float | None = Field(default=None, description="GCI of the input dataset")
-    gci_change: float | None = Field(
-        default=None, description="gci - input_gci: negative = simpler than the input"
-    )
-    similarity: float | None = Field(
-        default=None,
-        description="SequenceMatcher(None, reference, answer, autojunk=False).ratio() over "
-        "the extracted code (whole texts when the reference has no code block)",
-    )
-    similarity_baseline: float | None = Field(
-        default=None,
-        description="the same ratio for the do-nothing answer (the unchanged input code; "
-        "empty without dataset)",
-    )
-    similarity_normalised: float | None = Field(
-        default=None,
-        description="(s - s_base) / (1 - s_base): 1 identical, 0 no better than doing nothing",
-    )
-    similarity_reason: str | None = Field(
-        default=None, description="why similarity is unscored (no reference answer)"
-    )
-    syntax: list[FileCheck] = Field(default_factory=list)
-    executability: float | None = Field(
-        default=None, description="share of checked files that pass; null when none was checked"
-    )
-    executability_reason: str | None = None
 
 
 class ToolEvent(Schema):
@@ -315,6 +270,11 @@ class AttemptResult(Schema):
         "the metrics the weighted mean of the turns' (see tasks/dialog.py)",
     )
 
+    functional: FunctionalResult | None = Field(
+        default=None,
+        description="the answer's code run: hidden tests, or its tests against mutants",
+    )
+
     def metrics(self) -> tuple[MetricResult, MetricResult]:
         """Accuracy and completeness, in METRICS order."""
         return self.accuracy, self.completeness
@@ -389,4 +349,17 @@ class ItemResult(Schema):
     )
     code: CodeMetrics | None = Field(
         default=None, description="code metrics of the best attempt's answer"
+    )
+    functional_rate: float | None = Field(
+        default=None,
+        description="mean functional rate over the attempts (hidden tests passed / tests, "
+        "or mutation score); null when the scenario has no hidden tests for the dataset",
+    )
+    pass_at_1: bool | None = Field(
+        default=None, description="the first attempt passed every hidden test"
+    )
+    pass_after_feedback: bool | None = Field(
+        default=None,
+        description="--llm-feedback: some attempt passed every hidden test, the attempts "
+        "after a failure having been told the failing tests' names and messages",
     )

@@ -23,10 +23,10 @@ from ..judging.scoring import (
 )
 from ..judging.statistics import exact_agreement
 from ..models.base import Model, ModelRequest, TaskContext
+from ..schema.code import CodeMetrics
 from ..schema.results import (
     AttemptResult,
     CallRecord,
-    CodeMetrics,
     ImageRecord,
     ItemResult,
     Usage,

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from pytest_llmbench.reporting import charts, html, leaderboard, viewdata
+from pytest_llmbench.schema.code import CodeMetrics
 from pytest_llmbench.schema.leaderboard import LeaderboardDocument, Machine
-from pytest_llmbench.schema.results import CodeMetrics, ItemResult, Usage
+from pytest_llmbench.schema.results import ItemResult, Usage
 from tests.conftest import REPO, write_project
 from tests.unit.test_leaderboard import _item
 

@@ -11,7 +11,14 @@ from ...schema.functional import TestOutcome
 from .. import sandbox
 from .outcome import Run
 
-NEEDED = ("esbuild", "jsdom", "react", "react-dom", "@testing-library/dom", "@testing-library/user-event")
+NEEDED = (
+    "esbuild",
+    "jsdom",
+    "react",
+    "react-dom",
+    "@testing-library/dom",
+    "@testing-library/user-event",
+)
 _PROJECT = Path(__file__).resolve().parents[3]
 MEMORY_MB = 2048  # jsdom and esbuild in one process; RLIMIT_DATA, not address space
 
@@ -20,7 +27,9 @@ def modules_dir(needed: tuple[str, ...] = NEEDED) -> Path | None:
     """The node_modules holding the harness's packages ($LLMBENCH_NODE_MODULES,
     `<cwd>/node_modules` or the project's), or None."""
     override = os.environ.get("LLMBENCH_NODE_MODULES")
-    roots = [Path(override)] if override else [Path.cwd() / "node_modules", _PROJECT / "node_modules"]
+    roots = (
+        [Path(override)] if override else [Path.cwd() / "node_modules", _PROJECT / "node_modules"]
+    )
     for root in roots:
         if all((root / name / "package.json").is_file() for name in needed):
             return root.resolve()
@@ -39,8 +48,13 @@ def read_results(path: Path) -> list[TestOutcome]:
             row = json.loads(line)
             if row.get("skipped"):
                 continue
-            outcomes.append(TestOutcome(name=str(row["name"])[:300], passed=bool(row["passed"]),
-                                        message=str(row.get("message", ""))[:600]))
+            outcomes.append(
+                TestOutcome(
+                    name=str(row["name"])[:300],
+                    passed=bool(row["passed"]),
+                    message=str(row.get("message", ""))[:600],
+                )
+            )
         except (ValueError, KeyError, TypeError, AttributeError):
             continue
     return outcomes
@@ -49,13 +63,17 @@ def read_results(path: Path) -> list[TestOutcome]:
 def run_node(workspace: Path, hidden: Path, timeout_s: float) -> Run:
     modules = modules_dir()
     if modules is None:
-        return Run.broken("node's test packages are missing: run `npm ci` in the project (package-lock.json)")
+        return Run.broken(
+            "node's test packages are missing: run `npm ci` in the project (package-lock.json)"
+        )
     tests = sorted(p.relative_to(workspace).as_posix() for p in hidden.rglob("*.test.mjs"))
     if not tests:
         return Run.broken("the hidden tests folder has no *.test.mjs file")
     results = hidden / "results.jsonl"
     command = [
-        "node", "--test", "--test-concurrency=1",
+        "node",
+        "--test",
+        "--test-concurrency=1",
         f"--test-reporter=./{hidden.name}/reporter.mjs",
         f"--test-reporter-destination=./{hidden.name}/{results.name}",
         *tests,

@@ -21,7 +21,9 @@ from .workspace import materialise
 
 Runner = Callable[[Path, Path, float], Run]
 RUNNERS: dict[str, Runner] = {"node": run_node}
-_POOL = ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="llmbench-tests")
+_POOL = ThreadPoolExecutor(
+    max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="llmbench-tests"
+)
 
 
 def run_acceptance(
@@ -38,20 +40,32 @@ def run_acceptance(
         else:
             run = runner(root, hidden, functional.timeout_s)
     return FunctionalResult(
-        runner=functional.runner, mode="acceptance", passed=run.passed, total=len(run.tests),
-        tests=list(run.tests), rate=acceptance_rate(run.passed, len(run.tests), run.error),
-        error=run.error, seconds=round(time.monotonic() - started, 3),
+        runner=functional.runner,
+        mode="acceptance",
+        passed=run.passed,
+        total=len(run.tests),
+        tests=list(run.tests),
+        rate=acceptance_rate(run.passed, len(run.tests), run.error),
+        error=run.error,
+        seconds=round(time.monotonic() - started, 3),
     )
+
+
+Mode = Callable[[Functional, "Dataset | None", Iterable[tuple[str, str]]], FunctionalResult]
+MODES: dict[str, Mode] = {"acceptance": run_acceptance}
 
 
 def run_functional(
     functional: Functional, dataset: Dataset | None, answer_files: Iterable[tuple[str, str]]
 ) -> FunctionalResult:
-    if functional.mode == "mutation":
-        from .mutation import run_mutation
-
-        return run_mutation(functional, dataset, answer_files)
-    return run_acceptance(functional, dataset, answer_files)
+    mode = MODES.get(functional.mode)
+    if mode is None:
+        return FunctionalResult(
+            runner=functional.runner,
+            mode="mutation" if functional.mode == "mutation" else "acceptance",
+            error=f"{functional.mode} runs are not available in this version",
+        )
+    return mode(functional, dataset, answer_files)
 
 
 async def verify(
@@ -59,4 +73,7 @@ async def verify(
 ) -> FunctionalResult:
     """run_functional in the test pool, off the event loop."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_POOL, run_functional, functional, dataset, answer_files)
+    result: FunctionalResult = await loop.run_in_executor(
+        _POOL, run_functional, functional, dataset, answer_files
+    )
+    return result
