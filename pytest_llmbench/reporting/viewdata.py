@@ -38,8 +38,10 @@ _DROPPED_ATTEMPT_FIELDS = ("calls",)
 
 
 def floor(formula: str) -> float:
-    """The score of a do-nothing answer: the lowest grades (1), no rate, first attempt."""
-    return FORMULAS[formula].compute(Terms(accuracy=1.0, completeness=1.0, rate=0.0, attempt=1.0))
+    """The score of a do-nothing answer: the lowest grades (1), no rate, first attempt,
+    no hidden test passed."""
+    terms = Terms(accuracy=1.0, completeness=1.0, rate=0.0, attempt=1.0, functional=0.0)
+    return FORMULAS[formula].compute(terms)
 
 
 def _order(board: Leaderboard, items: Sequence[ItemResult]) -> list[int]:
