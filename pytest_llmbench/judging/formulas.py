@@ -92,8 +92,8 @@ FORMULAS: dict[str, Formula] = {
         ),
         Formula(
             "functional",
-            "0.5*Functional + 0.25*Acc + 0.25*Compl on 0..1 (x' = (x-1)/3; Functional = "
-            "hidden tests passed / tests); items without hidden tests: unit",
+            "0.5*Functional + 0.25*Acc + 0.25*Compl on 0..1 (x' = (x-1)/3, Functional = "
+            "hidden tests passed / tests, unit for items without hidden tests)",
             _functional,
             untested="unit",
         ),

@@ -72,6 +72,7 @@ def _row(i: int, item: ItemResult, score: float | None) -> dict[str, Any]:
         "cost": usage.cost_usd,
         "latency": item.latency_s,
         "reason": item.reason,
+        "functional": item.functional_rate,
     }
 
 
