@@ -8,6 +8,8 @@
 - `krippendorff_alpha`: agreement between raters (judges) for nominal, ordinal or
   interval data, with missing values; `exact_agreement`: the share of rater pairs
   that gave the same value.
+- `cohen_kappa`: chance-corrected agreement of two pass/fail verdicts on the same steps
+  (a judge against the hidden tests).
 - `percentile`: linear interpolation between closest ranks (numpy's default).
 """
 
@@ -151,3 +153,20 @@ def krippendorff_alpha(
     if expected == 0:
         return None
     return 1 - observed / expected
+
+
+def cohen_kappa(pairs: Sequence[tuple[bool, bool]]) -> float | None:
+    """Cohen's kappa (p_o - p_e) / (1 - p_e) of paired pass/fail verdicts: 1 full
+    agreement, 0 what chance gives with each side's own pass rate (so 0 for a side that
+    always gives the same verdict). None without pairs, or when chance agreement is
+    already 1 (both sides gave the same one verdict throughout)."""
+    if not pairs:
+        return None
+    n = len(pairs)
+    observed = sum(a == b for a, b in pairs) / n
+    first = sum(a for a, _ in pairs) / n
+    second = sum(b for _, b in pairs) / n
+    expected = first * second + (1 - first) * (1 - second)
+    if expected >= 1:
+        return None
+    return (observed - expected) / (1 - expected)

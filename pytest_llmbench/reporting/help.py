@@ -45,6 +45,25 @@ COLUMNS: dict[str, dict[str, str]] = {
         "short": "p@k",
         "help": "Chance that at least one of k attempts (k = attempts allowed) passes, 0..1.",
     },
+    "functional_rate": {
+        "label": "Functional",
+        "short": "Func.",
+        "help": "Mean functional rate over the items with hidden tests (their count in "
+        "brackets): hidden tests passed / tests (mutation mode: mutants killed / mutants), "
+        "each item's mean over its attempts, 0..1; – when no item of the row has hidden tests.",
+    },
+    "functional_pass_at_1": {
+        "label": "Tests pass@1",
+        "short": "T p@1",
+        "help": "Share of the items with hidden tests whose first attempt passed every hidden "
+        "test, 0..1 (execution, unlike pass@1, which is the judged quality).",
+    },
+    "functional_pass_after_feedback": {
+        "label": "Tests after feedback",
+        "short": "T fb",
+        "help": "--llm-feedback: share of the items with hidden tests where some attempt "
+        "passed every hidden test, each later attempt told which tests failed and why.",
+    },
     "attempt": {
         "label": "Attempt",
         "short": "Att.",

@@ -23,6 +23,8 @@ Per row (besides counts and means):
   verdict equals the judges' majority.
 - `tokens`, `cost_usd`, `latency_s`: median and p95 per item of the candidate's tokens
   (prompt + completion), cost and the best attempt's latency.
+- `functional_*` (hidden tests) and the leaderboard's `calibration` (judges against the
+  tests): see `functional.py`.
 """
 
 from __future__ import annotations
@@ -32,9 +34,10 @@ from collections.abc import Iterable, Sequence
 from statistics import fmean
 
 from ..judging import statistics as st
-from ..judging.formulas import FORMULAS, Terms, formula_for, quality
+from ..judging.formulas import FORMULAS, Formula, Terms, formula_for, quality
 from ..schema.leaderboard import CodeFigure, CodeFigures, Confidence, Leaderboard, Row, Spread
 from ..schema.results import AttemptResult, ItemResult, Usage
+from . import functional
 
 PASS_QUALITY = 0.75
 
@@ -120,8 +123,14 @@ def item_score(
         completeness=item.completeness,
         rate=rate / top_rate if rate is not None and top_rate else 0.0,
         attempt=1.0 if attempts <= 1 else (attempts - item.best_attempt) / (attempts - 1),
+        functional=item.functional_rate,
     )
-    return formula_for(item.category, formula).compute(terms)
+    return item_formula(item, formula).compute(terms)
+
+
+def item_formula(item: ItemResult, formula: str | None) -> Formula:
+    """The formula that scores `item`: see `formula_for` (items without hidden tests)."""
+    return formula_for(item.category, formula, tested=item.functional_rate is not None)
 
 
 def scores(items: Sequence[ItemResult], attempts: int, formula: str | None) -> list[float | None]:
@@ -148,7 +157,7 @@ def _judging(scored: Sequence[ItemResult]) -> tuple[Counter[str], Counter[str], 
     return sources, methods, check_agrees
 
 
-def _notes(items: Sequence[ItemResult], scored: Sequence[ItemResult], used: list[str]) -> list[str]:
+def _notes(scored: Sequence[ItemResult], used: list[str], formula: str | None) -> list[str]:
     notes = [] if scored else ["no scored items"]
     if (
         any(FORMULAS[f].uses_rate for f in used)
@@ -156,6 +165,13 @@ def _notes(items: Sequence[ItemResult], scored: Sequence[ItemResult], used: list
         and all(i.generation_rate is None for i in scored)
     ):
         notes.append("rate term 0: no generation rate (offline model or no token counts)")
+    chosen = FORMULAS.get(formula or "")
+    untested = sum(i.functional_rate is None for i in scored)
+    if chosen is not None and chosen.untested and untested:
+        notes.append(
+            f"{untested} of {len(scored)} scored items have no hidden tests: "
+            f"scored by {chosen.untested}"
+        )
     return notes
 
 
@@ -170,7 +186,7 @@ def _row(
     scored = [i for i in items if i.status == "scored"]
     values = [s for s in item_scores if s is not None]
     sources, methods, check_agrees = _judging(scored)
-    used = sorted({formula_for(i.category, formula).name for i in items})
+    used = sorted({item_formula(i, formula).name for i in items})
     units = judge_units(scored)
     accuracy = [i.accuracy for i in scored if i.accuracy is not None]
     completeness = [i.completeness for i in scored if i.completeness is not None]
@@ -192,6 +208,7 @@ def _row(
         pass_rate=_mean(i.pass_rate for i in scored),
         pass_at_1=_pass_at(scored, 1),
         pass_at_k=_pass_at(scored, attempts),
+        **functional.row_figures(items),
         generation_rate=_mean(i.generation_rate for i in scored),
         attempt=_mean(i.best_attempt for i in scored),
         judge_agreement=_mean(i.judge_agreement for i in scored),
@@ -207,7 +224,7 @@ def _row(
         tokens=Spread(**st.median_p95([_tokens(i.candidate_usage) for i in items])),
         cost_usd=Spread(**st.median_p95([i.candidate_usage.cost_usd for i in items])),
         latency_s=Spread(**st.median_p95([i.latency_s for i in items])),
-        notes=_notes(items, scored, used),
+        notes=_notes(scored, used, formula),
         code=_code(items),
     )
 
@@ -276,7 +293,7 @@ def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None
     ]
     used = sorted({f for r in category_rows for f in r.formula.split(",") if f})
     return Leaderboard(
-        formula=",".join(used) or formula_for("", formula).name,
+        formula=",".join(used) or formula_for("", formula, tested=True).name,
         formulas={name: FORMULAS[name].text for name in used},
         attempts=attempts,
         max_rate=max_rate(items),
@@ -284,4 +301,5 @@ def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None
         confidence=Confidence(level=st.LEVEL, resamples=st.RESAMPLES, seed=st.SEED),
         models=model_rows,
         categories=category_rows,
+        calibration=functional.calibration(items),
     )

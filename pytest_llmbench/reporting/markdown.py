@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..schema.leaderboard import CodeFigure, Leaderboard, Row
+from collections.abc import Callable
+
+from ..schema.leaderboard import Calibration, CodeFigure, Leaderboard, Row
 from .leaderboard import CODE_METRICS, ranks
 
 
@@ -59,6 +61,40 @@ COLUMNS = [
 ]
 
 
+def _functional_cell(row: Row) -> str:
+    return (
+        "–"
+        if row.functional_rate is None
+        else f"{row.functional_rate:.2f} ({row.functional_items})"
+    )
+
+
+FUNCTIONAL_NOTE = (
+    "Functional: mean over the items with hidden tests (n of them) of hidden tests passed / "
+    "tests (mutation mode: mutants killed / mutants), each item's mean over its attempts. "
+    "Tests pass@1: share of those items whose first attempt passed every hidden test; "
+    "tests pass after feedback (--llm-feedback): share where some attempt did, the later "
+    "ones told what failed. – : no item of the row has hidden tests."
+)
+
+
+def functional_columns(board: Leaderboard) -> list[tuple[str, Callable[[Row], str]]]:
+    """The hidden tests' columns, when some item had hidden tests: the functional rate
+    with its item count, tests pass@1, and pass after feedback when some item had it."""
+    rows = [*board.models, *board.categories]
+    if not any(r.functional_items for r in rows):
+        return []
+    columns: list[tuple[str, Callable[[Row], str]]] = [
+        ("Functional (n)", _functional_cell),
+        ("Tests pass@1", lambda r: _share(r.functional_pass_at_1)),
+    ]
+    if any(r.functional_pass_after_feedback is not None for r in rows):
+        columns.append(
+            ("Tests pass after feedback", lambda r: _share(r.functional_pass_after_feedback))
+        )
+    return columns
+
+
 def _others(row: Row) -> str:
     """How many items were unscored, errors or skipped: '1 unscored, 1 error', or ''."""
     counts = ((row.unscored, "unscored"), (row.errors, "error"), (row.skipped, "skipped"))
@@ -96,19 +132,54 @@ def _sources(board: Leaderboard, r: Row) -> str:
 
 
 def model_table(board: Leaderboard) -> list[str]:
+    tests = functional_columns(board)
     rows = [
         [
             "–" if rank is None else str(rank),
             r.model + (f" [{'; '.join(r.marks)}]" if r.marks else ""),
             *_cells(r)[:-1],
             _outcomes(r),
+            *(cell(r) for _, cell in tests),
             str(r.judge_tokens),
             _cost(r.candidate_cost_usd),
             _cost(r.judge_cost_usd),
         ]
         for rank, r in zip(ranks([m.score for m in board.models]), board.models, strict=True)
     ]
-    return _table(["#", "Model", *COLUMNS, "Judge tokens", "Cost", "Judge cost"], rows)
+    headers = ["#", "Model", *COLUMNS, *(name for name, _ in tests)]
+    return _table([*headers, "Judge tokens", "Cost", "Judge cost"], rows)
+
+
+def _calibration_row(c: Calibration) -> list[str]:
+    return [
+        c.verifier,
+        c.kind,
+        str(c.n),
+        _share(c.agreement),
+        _num(c.kappa),
+        str(c.pass_tests_fail),
+        str(c.fail_tests_pass),
+        str(c.both_pass),
+        str(c.both_fail),
+    ]
+
+
+def calibration_section(board: Leaderboard) -> list[str]:
+    """Judges (and checks) against the hidden tests, when any step had a test verdict."""
+    if not board.calibration:
+        return []
+    lines = [
+        "",
+        "## Judges against the hidden tests",
+        "",
+        "Over every attempt's functional criteria (criteria that name hidden tests): a "
+        "verdict agrees when its Pass/Fail equals whether every named test passed. "
+        "κ: Cohen's kappa (0 = chance). Over-trust: Pass while a test failed.",
+        "",
+    ]
+    headers = ["Verifier", "Kind", "Steps", "Agreement", "κ", "Over-trust (Pass, tests fail)"]
+    headers += ["Fail, tests pass", "Both pass", "Both fail"]
+    return lines + _table(headers, [_calibration_row(c) for c in board.calibration])
 
 
 def render(board: Leaderboard) -> str:
@@ -123,14 +194,20 @@ def render(board: Leaderboard) -> str:
         "or skipped.",
         "Accuracy and completeness are 1-4: judged (mean of the judges' weighted grades) or, "
         "with no judge, 1 + 3 x the weighted pass rate of the deterministic checks.",
-        "",
     ]
-    lines += model_table(board)
+    if functional_columns(board):
+        lines.append(FUNCTIONAL_NOTE)
+    lines += ["", *model_table(board)]
     notes = [f"- {r.model}: {'; '.join(r.notes)}" for r in board.models if r.notes]
     sources = [_sources(board, r) for r in board.models]
     lines += ["", "Notes:", *notes, *sources, "", "## By category", ""]
-    rows = [[r.model, str(r.category), r.formula, *_cells(r)] for r in board.categories]
-    lines += _table(["Model", "Category", "Formula", *COLUMNS], rows)
+    tests = functional_columns(board)
+    rows = [
+        [r.model, str(r.category), r.formula, *_cells(r), *(cell(r) for _, cell in tests)]
+        for r in board.categories
+    ]
+    lines += _table(["Model", "Category", "Formula", *COLUMNS, *(n for n, _ in tests)], rows)
+    lines += calibration_section(board)
     lines += ["", "## Code metrics (means over best attempts; n in parentheses)", ""]
     rows = [
         [r.model, r.category or "all", *map(_code_cell, r.code.by_name().values())]

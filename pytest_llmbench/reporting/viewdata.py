@@ -38,8 +38,10 @@ _DROPPED_ATTEMPT_FIELDS = ("calls",)
 
 
 def floor(formula: str) -> float:
-    """The score of a do-nothing answer: the lowest grades (1), no rate, first attempt."""
-    return FORMULAS[formula].compute(Terms(accuracy=1.0, completeness=1.0, rate=0.0, attempt=1.0))
+    """The score of a do-nothing answer: the lowest grades (1), no rate, first attempt,
+    no hidden test passed."""
+    terms = Terms(accuracy=1.0, completeness=1.0, rate=0.0, attempt=1.0, functional=0.0)
+    return FORMULAS[formula].compute(terms)
 
 
 def _order(board: Leaderboard, items: Sequence[ItemResult]) -> list[int]:
@@ -70,6 +72,7 @@ def _row(i: int, item: ItemResult, score: float | None) -> dict[str, Any]:
         "cost": usage.cost_usd,
         "latency": item.latency_s,
         "reason": item.reason,
+        "functional": item.functional_rate,
     }
 
 

@@ -8,7 +8,7 @@ defined; the statistics behind a row are described in `reporting/leaderboard.py`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -78,6 +78,27 @@ class Row(Schema):
     pass_rate: float | None = Field(description="mean weighted share of passed steps")
     pass_at_1: float | None = Field(description="unbiased pass@1 over the attempts run")
     pass_at_k: float | None = Field(description="unbiased pass@k, k = attempts allowed")
+    functional_items: int = Field(
+        default=0, description="items of the row with hidden tests (a functional rate)"
+    )
+    functional_rate: float | None = Field(
+        default=None,
+        description="mean of the items' functional rates (hidden tests passed / tests, or "
+        "mutation score), 0-1, over the functional items; null when the row has none",
+    )
+    functional_rate_ci: list[float] | None = Field(
+        default=None, description="95% bootstrap interval of `functional_rate`"
+    )
+    functional_pass_at_1: float | None = Field(
+        default=None,
+        description="share of the functional items whose first attempt passed every hidden "
+        "test; null when the row has none",
+    )
+    functional_pass_after_feedback: float | None = Field(
+        default=None,
+        description="--llm-feedback: share of the functional items run with feedback where "
+        "some attempt passed every hidden test; null when no item of the row was",
+    )
     generation_rate: float | None = Field(description="mean candidate tokens per second")
     attempt: float | None = Field(description="mean best attempt number")
     judge_agreement: float | None = Field(description="mean of the items' judge_agreement")
@@ -113,6 +134,26 @@ class Row(Schema):
         return data
 
 
+class Calibration(Schema):
+    """How one judge's (or the deterministic checks') verdicts on functional criteria
+    match the hidden tests those criteria name, over every attempt's steps."""
+
+    verifier: str = Field(description="the judge model, or `checks` for deterministic checks")
+    kind: Literal["judge", "check"]
+    n: int = Field(description="steps with both a verdict of this verifier and a test verdict")
+    agreement: float | None = Field(
+        description="share of those steps where the verdict equals the tests' (all passed)"
+    )
+    kappa: float | None = Field(
+        description="Cohen's kappa of the two verdicts (chance-corrected agreement: 0 for "
+        "a verifier that always says the same); null when both sides said the same throughout"
+    )
+    both_pass: int = Field(description="Pass, and the tests passed")
+    both_fail: int = Field(description="Fail, and some test failed")
+    pass_tests_fail: int = Field(description="Pass while some test failed (over-trust)")
+    fail_tests_pass: int = Field(description="Fail while every test passed")
+
+
 class Confidence(Schema):
     """How the bootstrap intervals were made."""
 
@@ -135,6 +176,11 @@ class Leaderboard(BaseModel):
     confidence: Confidence
     models: list[Row] = Field(description="one row per model, best score first")
     categories: list[Row] = Field(description="one row per model x category")
+    calibration: list[Calibration] = Field(
+        default_factory=list,
+        description="judges (then the checks) against the hidden tests, on functional "
+        "criteria; empty when no step has a test verdict",
+    )
 
 
 class Machine(Schema):

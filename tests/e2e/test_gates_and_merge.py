@@ -43,7 +43,7 @@ def test_unknown_formula_is_one_line(pytester: pytest.Pytester, project: Path) -
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
-            "*--llm-score-formula: unknown score formula 'best'; accepted: weighted, sum8, unit, multimodal"
+            "*--llm-score-formula: unknown score formula 'best'; accepted: weighted, sum8, unit, multimodal, functional"
         ]
     )
     assert "INTERNALERROR" not in result.stderr.str() + result.stdout.str()

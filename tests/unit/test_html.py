@@ -161,3 +161,30 @@ def test_committed_viewer_bundle_is_built_from_its_sources(tmp_path: Path) -> No
         assert (tmp_path / name).read_bytes() == (static / name).read_bytes(), (
             f"static/{name} is stale: run scripts/build-viewer"
         )
+
+
+def test_functional_figures_and_outcomes_reach_the_page_as_data() -> None:
+    from pytest_llmbench.schema.functional import FunctionalResult, TestOutcome
+
+    tested = _with_answer(_item("m", "migration", 3, 3, None, 1), "x")
+    tested.functional_rate, tested.pass_at_1 = 0.5, False
+    tested.attempts[0].functional = FunctionalResult(
+        runner="node",
+        mode="acceptance",
+        passed=0,
+        total=1,
+        tests=[TestOutcome(name="<img src=x onerror=alert(1)>", passed=False, message="<b>")],
+    )
+    plain = _with_answer(_item("n", "analysis", 3, 3, None, 1), "x")
+    page = _page([tested, plain])
+    assert "<img src=x" not in page
+    run = _index(page)
+    rows = {r["model"]: r for r in run["board"]["models"]}
+    assert rows["m"]["functional_rate"] == 0.5 and rows["m"]["functional_items"] == 1
+    assert rows["n"]["functional_rate"] is None and rows["n"]["functional_items"] == 0
+    assert {r["model"]: r["functional"] for r in run["rows"]} == {"m": 0.5, "n": None}
+    for key in ("functional_rate", "functional_pass_at_1", "functional_pass_after_feedback"):
+        assert run["columns"][key]["help"], key
+    details = html.embedded_files(page)["run0-chunk0.json.gz"]
+    (outcome,) = next(d for d in details if d["model"] == "m")["attempts"][0]["functional"]["tests"]
+    assert outcome["name"] == "<img src=x onerror=alert(1)>"

@@ -27,7 +27,7 @@ async function acrossModels(index, run, p) {
   const reference = details.map((d) => d.reference).find((t) => t !== null && t !== undefined);
   const columns = same.map((r, n) => el("div", { class: "column" },
     el("h4", {}, el("a", { href: hashFor("item", { r: run, i: r.i }), text: r.model })),
-    el("p", { class: `status-${r.status}`, style: `background:${scoreColour(r.score, index.runs[run].floors[r.formula] || 0)}`, text: `${r.status} · score ${num(r.score, 3)} · Acc ${num(r.accuracy)} · Compl ${num(r.completeness)}` }),
+    el("p", { class: `status-${r.status}`, style: `background:${scoreColour(r.score, index.runs[run].floors[r.formula] || 0)}`, text: `${r.status} · score ${num(r.score, 3)} · Acc ${num(r.accuracy)} · Compl ${num(r.completeness)}${typeof r.functional === "number" ? ` · tests ${num(r.functional)}` : ""}` }),
     answer(details[n]) ? codeText(answer(details[n]).answer, "answer") : el("p", { class: "muted", text: details[n].reason || "no answer" })));
   if (reference !== undefined) columns.unshift(el("div", { class: "column reference" }, el("h4", { text: "Reference answer" }), codeText(reference, "reference")));
   return el("section", { id: "across-models" }, el("h3", { text: "Same scenario × dataset across models" }), chooser,

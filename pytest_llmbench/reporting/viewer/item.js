@@ -1,13 +1,13 @@
 // One item: the answer beside the reference (or their diff), each criterion with the
 // check's and every judge's verdict and reason, the graders' distributions, usage,
-// evaluator reports, code metrics and a dialog's conversation.
+// evaluator reports, code metrics, the hidden tests' outcomes and a dialog's conversation.
 import { detail } from "./data.js";
 import { el, num, usd, itemName } from "./util.js";
 import { hashFor, replaceParams } from "./route.js";
 import { codeText, diffText } from "./code.js";
 import { dialogView } from "./dialog.js";
 
-const SHOWN = new Set(["attempt", "answer", "answer_latency_s", "accuracy", "completeness", "quality", "steps", "reports", "calls", "generation_rate", "dialog", "code"]);
+const SHOWN = new Set(["attempt", "answer", "answer_latency_s", "accuracy", "completeness", "quality", "steps", "reports", "calls", "generation_rate", "dialog", "code", "functional"]);
 
 function verdict(v) {
   if (!v) return el("td", { class: "muted", text: "–" });
@@ -16,13 +16,39 @@ function verdict(v) {
     el("strong", { text: `${v.passed ? "Pass" : "Fail"}${conf}` }), v.reason ? el("div", { class: "reason", text: v.reason }) : null);
 }
 
+// A functional criterion's execution verdict: every hidden test it names passed.
+function testsVerdict(passed) {
+  if (typeof passed !== "boolean") return el("td", { class: "muted", text: "–" });
+  return el("td", { class: `verdict tests ${passed ? "pass" : "fail"}` }, el("strong", { text: passed ? "Pass" : "Fail" }));
+}
+
 function steps(attempt) {
   const judges = [...new Set(attempt.steps.flatMap((s) => Object.keys(s.judges || {})))].sort();
+  const tested = attempt.steps.some((s) => typeof s.tests_passed === "boolean");
   return el("table", { class: "steps" },
     el("thead", {}, el("tr", {}, el("th", { text: "Id" }), el("th", { class: "name", text: "Criterion" }), el("th", { text: "Weight" }),
-      el("th", { text: "Check" }), judges.map((j) => el("th", { text: j })))),
+      el("th", { text: "Check" }), tested ? el("th", { title: "the hidden tests the criterion names: all passed", text: "Tests" }) : null,
+      judges.map((j) => el("th", { text: j })))),
     el("tbody", {}, attempt.steps.map((s) => el("tr", {}, el("td", { text: s.id }), el("td", { class: "name", text: s.criterion }),
-      el("td", { text: s.weight }), verdict(s.check), judges.map((j) => verdict((s.judges || {})[j]))))));
+      el("td", { text: s.weight }), verdict(s.check), tested ? testsVerdict(s.tests_passed) : null, judges.map((j) => verdict((s.judges || {})[j]))))));
+}
+
+// What running the answer's code found: each hidden test (or, in mutation mode, the
+// answer's tests on the dataset and each mutant), the error that stopped the run.
+function functionalView(f) {
+  const mutation = f.mode === "mutation";
+  const killed = (f.mutants || []).filter((m) => m.killed).length;
+  const head = mutation
+    ? `Mutation (${f.runner}): the answer's tests ${f.passed}/${f.total} passed on the dataset · mutants killed ${killed}/${(f.mutants || []).length}`
+    : `Hidden tests (${f.runner}): ${f.passed}/${f.total} passed`;
+  const row = (cells, cls) => el("tr", { class: cls }, cells.map(([t, c]) => el("td", { class: `name ${c || ""}`, text: t ?? "" })));
+  return el("details", { class: "functional", open: true }, el("summary", { text: "Functional tests" }),
+    el("p", { text: `${head} · rate ${num(f.rate)} · ${num(f.seconds)} s${f.feedback ? " · this attempt was told the previous one's failures" : ""}` }),
+    f.error ? el("p", { class: "fail functional-error", text: `Error: ${f.error}` }) : null,
+    (f.tests || []).length ? el("table", { class: "functional-tests" }, el("tr", {}, ["Test", "Result", "Message"].map((h) => el("th", { class: "name", text: h }))),
+      f.tests.map((t) => row([[t.name], [t.passed ? "pass" : "fail", t.passed ? "pass" : "fail"], [t.message, "message"]], t.passed ? null : "failed"))) : null,
+    (f.mutants || []).length ? el("table", { class: "functional-mutants" }, el("tr", {}, ["Mutant", "Description", "Result"].map((h) => el("th", { class: "name", text: h }))),
+      f.mutants.map((m) => row([[m.id], [m.description], [m.killed ? "killed" : "survived", m.killed ? "pass" : "fail"]], m.killed ? null : "survived"))) : null);
 }
 
 // The grader's probabilities of grades 1..4 as one small stacked bar.
@@ -100,6 +126,7 @@ function attemptView(item, attempt, p, columns, redraw) {
     el("h4", { text: "Criteria" }), steps(attempt),
     metric("Accuracy", attempt.accuracy), metric("Completeness", attempt.completeness),
     (attempt.reports || []).map(report),
+    attempt.functional ? functionalView(attempt.functional) : null,
     attempt.code ? metrics(attempt.code, columns) : null,
     attempt.dialog ? dialogView(attempt.dialog) : null,
     rest.map(([k, v]) => el("p", {}, `${k}: `, el("code", { text: JSON.stringify(v) }))));
@@ -129,6 +156,7 @@ export async function itemView(body, index, params) {
       el("p", {}, el("span", { class: `badge status-${item.status}`, text: item.status }),
         ` score ${num(row.score, 3)} · accuracy ${num(item.accuracy)} · completeness ${num(item.completeness)} · best attempt ${item.best_attempt ?? "–"}`),
       item.reason ? el("p", { class: "fail", text: item.reason }) : null,
+      typeof item.functional_rate === "number" ? el("p", { class: "functional-summary", text: `Functional rate ${num(item.functional_rate)} (mean over the attempts) · first attempt ${item.pass_at_1 ? "passed" : "did not pass"} every hidden test${typeof item.pass_after_feedback === "boolean" ? ` · after feedback: ${item.pass_after_feedback ? "passed" : "not passed"}` : ""}` }) : null,
       el("p", { class: "muted small", text: `${item.nodeid || ""}${item.finished_utc ? ` · finished ${item.finished_utc}` : ""}` }),
       usage(item),
       item.complexity && Object.keys(item.complexity).length ? el("p", { text: `Input complexity: ${Object.entries(item.complexity).map(([k, v]) => `${k} ${v}`).join(", ")}` }) : null,

@@ -17,6 +17,8 @@ function textOf(item) {
       parts.push(s.criterion, s.check && s.check.reason, ...Object.values(s.judges || {}).map((v) => v.reason));
     }
     for (const r of a.reports || []) parts.push(r.text, r.error);
+    const f = a.functional;
+    if (f) parts.push(f.error, ...(f.tests || []).flatMap((t) => [t.name, t.message]));
     for (const m of ["accuracy", "completeness"]) parts.push(a[m] && a[m].unscored_reason);
   }
   return parts.filter(Boolean).join("\n").toLowerCase();
@@ -52,8 +54,10 @@ async function filtered(index, run, p) {
 const COLUMNS = [["model", "Model"], ["category", "Category"], ["scenario", "Scenario"], ["dataset", "Dataset"],
   ["status", "Status"], ["score", "Score"], ["accuracy", "Acc"], ["completeness", "Compl"], ["best", "Best attempt"],
   ["tokens", "Tokens"], ["latency", "Time (s)"], ["cost", "Cost"]];
+// Shown when some item of the run has hidden tests.
+const FUNCTIONAL = ["functional", "Tests"];
 
-function row(run, r, floors) {
+function row(run, r, floors, tested) {
   const link = hashFor("item", { r: run, i: r.i });
   const floor = floors[r.formula] || 0;
   return el("tr", { class: `status-${r.status}`, "data-i": r.i },
@@ -64,7 +68,8 @@ function row(run, r, floors) {
     el("td", { class: "score", style: `background:${scoreColour(r.score, floor)}`, text: num(r.score, 3) }),
     el("td", { text: num(r.accuracy) }), el("td", { text: num(r.completeness) }),
     el("td", { text: r.best === null ? "–" : `${r.best} of ${r.attempts}` }),
-    el("td", { text: r.tokens }), el("td", { text: num(r.latency) }), el("td", { text: usd(r.cost) }));
+    el("td", { text: r.tokens }), el("td", { text: num(r.latency) }), el("td", { text: usd(r.cost) }),
+    tested ? el("td", { class: "functional", title: "functional rate: hidden tests passed / tests, mean over the attempts", text: num(r.functional) }) : null);
 }
 
 export async function itemsView(body, index, params) {
@@ -74,6 +79,8 @@ export async function itemsView(body, index, params) {
   const holder = el("div", { id: "items-table" });
   const count = el("p", { class: "muted", id: "items-count" });
   const state = { key: p.sort || "", dir: p.dir === "desc" ? -1 : 1 };
+  const tested = rows.some((r) => typeof r.functional === "number");
+  const columns = tested ? [...COLUMNS, FUNCTIONAL] : COLUMNS;
 
   const update = async () => {
     replaceParams("items", p);
@@ -101,8 +108,8 @@ export async function itemsView(body, index, params) {
       el("button", { type: "button", disabled: page === 0, onclick: () => { p.page = page - 1; update(); }, text: "Previous" }),
       el("button", { type: "button", disabled: (page + 1) * PAGE >= shown.length, onclick: () => { p.page = page + 1; update(); }, text: "Next" })) : null;
     holder.replaceChildren(el("table", { id: "items" },
-      el("thead", {}, el("tr", {}, COLUMNS.map(([k, label]) => sortHeader(label, null, k, state, onSort)))),
-      el("tbody", {}, visible.map((r) => row(run, r, index.runs[run].floors)))), pager || "");
+      el("thead", {}, el("tr", {}, columns.map(([k, label]) => sortHeader(label, null, k, state, onSort)))),
+      el("tbody", {}, visible.map((r) => row(run, r, index.runs[run].floors, tested)))), pager || "");
   };
   const set = (key, value) => {
     p[key] = value;

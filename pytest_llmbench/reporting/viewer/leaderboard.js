@@ -1,5 +1,6 @@
 // The leaderboard: sortable columns with their meaning as tooltips, equal scores ranked
-// equal, score intervals as whiskers, the checkers each model's answers met, the charts.
+// equal, score intervals as whiskers, the checkers each model's answers met, the charts,
+// the hidden tests' figures and the judges against the tests, when a run had hidden tests.
 import { el, breakable, num, pct, usd, ci, sortHeader, compareValues, scoreColour } from "./util.js";
 
 const state = { key: "score", dir: -1 };
@@ -42,6 +43,21 @@ function sourcesText(row) {
   return Object.entries(row.metric_sources || {}).map(([k, v]) => `${k} ${v}`).join(", ");
 }
 
+function functionalCell(row) {
+  if (typeof row.functional_rate !== "number") return el("td", { class: "muted", title: "no item of this row has hidden tests", text: "–" });
+  return el("td", { title: `over ${row.functional_items} items with hidden tests ${ci(row.functional_rate_ci)}` },
+    num(row.functional_rate), " ", el("span", { class: "muted small", text: `(${row.functional_items})` }));
+}
+
+// Which optional columns the board has: the hidden tests' only when some item had them.
+function shown(board, key) {
+  const rows = [...board.models, ...board.categories];
+  if (key === "pass_at_k") return board.attempts > 1;
+  if (key.startsWith("functional_") && !rows.some((r) => r.functional_items)) return false;
+  if (key === "functional_pass_after_feedback") return rows.some((r) => typeof r.functional_pass_after_feedback === "number");
+  return true;
+}
+
 // Column key -> [value for sorting, cell].
 function columns(run, row, floor) {
   return {
@@ -52,6 +68,9 @@ function columns(run, row, floor) {
     pass_rate: [row.pass_rate, el("td", { text: num(row.pass_rate) })],
     pass_at_1: [row.pass_at_1, el("td", { text: num(row.pass_at_1) })],
     pass_at_k: [row.pass_at_k, el("td", { text: num(row.pass_at_k) })],
+    functional_rate: [row.functional_rate, functionalCell(row)],
+    functional_pass_at_1: [row.functional_pass_at_1, el("td", { text: pct(row.functional_pass_at_1) })],
+    functional_pass_after_feedback: [row.functional_pass_after_feedback, el("td", { text: pct(row.functional_pass_after_feedback) })],
     attempt: [row.attempt, el("td", { text: num(row.attempt) })],
     generation_rate: [row.generation_rate, el("td", { text: num(row.generation_rate, 1), title: row.generation_rate === null ? "no rate: offline model or no token counts (rate term 0)" : null })],
     judge_alpha: [row.judge_alpha, el("td", { text: num(row.judge_alpha) })],
@@ -83,7 +102,7 @@ function table(run, redraw) {
   const rankOf = new Map(models.map((r, n) => [r, run.ranks[n]]));
   const cells = new Map(models.map((r) => [r, columns(run, r, formulaFloor(run, r.formula))]));
   // With one attempt allowed pass@k is pass@1: shown once.
-  const keys = Object.keys(cells.get(models[0]) || {}).filter((k) => k !== "pass_at_k" || run.board.attempts > 1);
+  const keys = Object.keys(cells.get(models[0]) || {}).filter((k) => shown(run.board, k));
   const sorted = [...models].sort((a, b) => {
     const va = cells.get(a)[state.key][0], vb = cells.get(b)[state.key][0];
     if (va === null || vb === null) return compareValues(va, vb);
@@ -96,21 +115,44 @@ function table(run, redraw) {
   };
   const head = el("tr", {}, el("th", { title: help(run, "rank"), text: "#" }),
     keys.map((k) => sortHeader(label(run, k), help(run, k), k, state, onSort)));
-  return el("table", { id: "leaderboard", class: "board" }, el("thead", {}, head),
+  const many = keys.some((k) => k.startsWith("functional_"));
+  return el("table", { id: "leaderboard", class: many ? "board many" : "board" }, el("thead", {}, head),
     el("tbody", {}, sorted.map((r) => el("tr", {}, el("td", { class: "rank", text: rankOf.get(r) ?? "–" }), keys.map((k) => cells.get(r)[k][1])))));
 }
 
 function categories(run) {
+  const tests = ["functional_rate", "functional_pass_at_1", "functional_pass_after_feedback"].filter((k) => shown(run.board, k));
   const head = ["Model", "Category", "Formula", "Score", "95% CI", "Accuracy", "Completeness", "pass@1", "Scored"];
   return el("table", { id: "categories" },
-    el("thead", {}, el("tr", {}, head.map((h, n) => el("th", { class: n < 3 ? "name" : null, text: h })))),
+    el("thead", {}, el("tr", {}, head.map((h, n) => el("th", { class: n < 3 ? "name" : null, text: h })),
+      tests.map((k) => el("th", { title: help(run, k), "data-key": k, text: run.columns[k].label })))),
     el("tbody", {}, run.board.categories.map((r) => el("tr", {},
       el("td", { class: "name", text: r.model }), el("td", { class: "name", text: r.category }), el("td", { class: "name", text: r.formula }),
       el("td", { style: `background:${scoreColour(r.score, formulaFloor(run, r.formula))}`, title: `do-nothing floor ${num(formulaFloor(run, r.formula))}`, text: num(r.score, 3) }),
       el("td", { text: ci(r.score_ci) }),
       el("td", {}, num(r.accuracy), " ", el("span", { class: "muted small", text: ci(r.accuracy_ci) })),
       el("td", {}, num(r.completeness), " ", el("span", { class: "muted small", text: ci(r.completeness_ci) })),
-      el("td", { text: num(r.pass_at_1) }), el("td", { text: `${r.scored}/${r.items}` })))));
+      el("td", { text: num(r.pass_at_1) }), el("td", { text: `${r.scored}/${r.items}` }),
+      tests.map((k) => columns(run, r, 0)[k][1])))));
+}
+
+// Each judge (then the checks) against the hidden tests of functional criteria.
+function calibration(run) {
+  const rows = run.board.calibration || [];
+  if (!rows.length) return null;
+  const head = [["Verifier", "the judge model, or the deterministic checks"], ["Steps", "functional criteria with both a verdict and a test verdict, over every attempt"],
+    ["Agreement", "share of those steps where Pass/Fail equals whether every named hidden test passed"],
+    ["κ", "Cohen's kappa: agreement corrected for chance (0 = chance, 1 = full); – when both sides said the same throughout"],
+    ["Over-trust", "Pass while a named hidden test failed"], ["Fail, tests pass", "Fail while every named hidden test passed"],
+    ["Both pass", null], ["Both fail", null]];
+  return el("div", {}, el("h2", { text: "Judges against the hidden tests" }),
+    el("p", { class: "muted small", text: "A functional criterion names hidden tests; its execution verdict is whether all of them passed. Each judge's (and the checks') Pass/Fail on such criteria, compared with it." }),
+    el("div", { class: "wide" }, el("table", { id: "calibration" },
+      el("thead", {}, el("tr", {}, head.map(([h, t], n) => el("th", { class: n ? null : "name", title: t, text: h })))),
+      el("tbody", {}, rows.map((c) => el("tr", { class: `kind-${c.kind}` },
+        el("td", { class: "name" }, breakable(c.verifier)), el("td", { text: c.n }), el("td", { text: pct(c.agreement) }), el("td", { text: num(c.kappa) }),
+        el("td", { class: c.pass_tests_fail ? "fail" : null, text: c.pass_tests_fail }), el("td", { text: c.fail_tests_pass }),
+        el("td", { text: c.both_pass }), el("td", { text: c.both_fail })))))));
 }
 
 // The SVG text comes from the report's Python side (charts.py), which escapes every label.
@@ -155,5 +197,5 @@ export function leaderboardView(body, index) {
   redraw();
   const notes = b.models.filter((r) => r.notes && r.notes.length).map((r) => el("p", { class: "muted small", text: `${r.model}: ${r.notes.join("; ")}` }));
   body.append(el("h2", { text: "Leaderboard" }), intro, availableCheckers(run), holder, el("div", { class: "notes" }, notes),
-    el("h2", { text: "Charts" }), charts(run), el("h2", { text: "By category" }), el("div", { class: "wide" }, categories(run)));
+    el("h2", { text: "Charts" }), charts(run), el("h2", { text: "By category" }), el("div", { class: "wide" }, categories(run)), calibration(run));
 }
