@@ -79,9 +79,21 @@ function plugin() {
   };
 }
 
+// Bundles already built in this test process, by what was asked: the workspace does not
+// change while the hidden tests run, so each test file builds each entry once.
+const built = new Map();
+
 /** Bundle `entry` (a workspace path) or `source` (code resolved from the workspace) into
- * one browser script; throws an Error listing esbuild's messages when it does not build. */
-export async function bundle({ entry = null, source = null, loader = 'tsx' } = {}) {
+ * one browser script; throws an Error listing esbuild's messages when it does not build.
+ * The result is kept for the process (`cache: false` builds again, e.g. after a test
+ * changed workspace files). */
+export function bundle({ entry = null, source = null, loader = 'tsx', cache = true } = {}) {
+  const key = JSON.stringify([entry, source, loader]);
+  if (!cache || !built.has(key)) built.set(key, build({ entry, source, loader }));
+  return built.get(key);
+}
+
+async function build({ entry, source, loader }) {
   const options = {
     bundle: true, write: false, format: 'iife', platform: 'browser', target: 'es2020',
     jsx: 'automatic', logLevel: 'silent', nodePaths: [modules], absWorkingDir: workspace,
