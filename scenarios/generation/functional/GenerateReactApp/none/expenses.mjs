@@ -87,10 +87,12 @@ export function listed(app) {
   return buttons(app).filter((b) => /^Delete\s/i.test(b.name)).map((b) => b.name.replace(/^Delete\s+/i, ''));
 }
 
-/** The smallest element around the "Delete <description>" button that shows the description. */
+/** The smallest element around the "Delete <description>" button that shows the
+ * description outside the button (a list item, a table row, ...). */
 export function row(app, description) {
-  let element = button(app, `Delete ${description}`).parentElement;
-  while (element && !element.textContent.includes(description)) element = element.parentElement;
+  const target = button(app, `Delete ${description}`);
+  let element = target.parentElement;
+  while (element && !element.textContent.replace(target.textContent, '').includes(description)) element = element.parentElement;
   return element;
 }
 

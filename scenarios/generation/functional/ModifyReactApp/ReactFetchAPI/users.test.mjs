@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MORE, NAMES, USERS, eventually, held, isDisabled, open, pageText, reload, reloadButton, search, searchBox, shown,
+  MORE, NAMES, USERS, eventually, excerpt, held, isDisabled, open, pageText, reload, reloadButton, search, searchBox, shown,
 } from './users.mjs';
 
 const NO_MATCH = 'No users match your search.';
@@ -9,7 +9,7 @@ const NO_MATCH = 'No users match your search.';
 test('once loaded, shows "Showing 5 of 5 users" and every user', async () => {
   const app = await open(USERS);
   assert.ok(app.requests() >= 1, 'the users should be requested from the API at start');
-  assert.ok(pageText(app).includes('Showing 5 of 5 users'), `expected "Showing 5 of 5 users"; the page says: ${pageText(app).slice(0, 300)}`);
+  assert.ok(pageText(app).includes('Showing 5 of 5 users'), `expected "Showing 5 of 5 users"; the page says: ${excerpt(app)}`);
   assert.deepEqual(shown(app, USERS), NAMES, 'every loaded user should be shown');
   app.close();
 });
@@ -28,7 +28,7 @@ test('search matches names case-insensitively and updates the count', async () =
   const app = await open(USERS);
   await search(app, 'NOVAK');
   await eventually(app, () => assert.deepEqual(shown(app, USERS), ['Tomasz Novak'], 'searching "NOVAK" should show only Tomasz Novak'));
-  assert.ok(pageText(app).includes('Showing 1 of 5 users'), `expected "Showing 1 of 5 users"; the page says: ${pageText(app).slice(0, 300)}`);
+  assert.ok(pageText(app).includes('Showing 1 of 5 users'), `expected "Showing 1 of 5 users"; the page says: ${excerpt(app)}`);
   app.close();
 });
 
@@ -36,7 +36,7 @@ test('search matches e-mail addresses', async () => {
   const app = await open(USERS);
   await search(app, 'Orchard.Example');
   await eventually(app, () => assert.deepEqual(shown(app, USERS), ['Marta Ruiz', 'Lena Fischer'], 'searching "Orchard.Example" should show the two users with an @orchard.example address'));
-  assert.ok(pageText(app).includes('Showing 2 of 5 users'), `expected "Showing 2 of 5 users"; the page says: ${pageText(app).slice(0, 300)}`);
+  assert.ok(pageText(app).includes('Showing 2 of 5 users'), `expected "Showing 2 of 5 users"; the page says: ${excerpt(app)}`);
   app.close();
 });
 
@@ -65,8 +65,10 @@ test(`when no user matches, "${NO_MATCH}" is shown instead of the list`, async (
   app.close();
 });
 
-test('clearing the search shows every user again', async () => {
+test('a blank or cleared search shows every user', async () => {
   const app = await open(USERS);
+  await search(app, '   ');
+  await eventually(app, () => assert.deepEqual(shown(app, USERS), NAMES, 'a search of only spaces should show every user'));
   await search(app, 'novak');
   await eventually(app, () => assert.deepEqual(shown(app, USERS), ['Tomasz Novak'], 'searching "novak" should show one user'));
   await search(app, '');
@@ -92,7 +94,7 @@ test('Reload fetches the users again and shows the new list', async () => {
   await reload(app);
   await eventually(app, () => assert.deepEqual(shown(app), ['Lena Fischer', 'Priya Raman'], 'after Reload the list should be the one the API sent the second time'));
   assert.equal(app.requests(), before + 1, 'Reload should request the users once more');
-  assert.ok(pageText(app).includes('Showing 2 of 2 users'), `expected "Showing 2 of 2 users" after the reload; the page says: ${pageText(app).slice(0, 300)}`);
+  assert.ok(pageText(app).includes('Showing 2 of 2 users'), `expected "Showing 2 of 2 users" after the reload; the page says: ${excerpt(app)}`);
   app.close();
 });
 
@@ -146,7 +148,7 @@ test('the search text is kept across a reload and applies to the reloaded list',
   await reload(app);
   await eventually(app, () => assert.deepEqual(shown(app), ['Marta Ruiz', 'Lena Fischer', 'Priya Raman'], 'the search should apply to the reloaded list (three @orchard.example users)'));
   assert.equal(searchBox(app).value, 'orchard', 'the search text should be kept across the reload');
-  assert.ok(pageText(app).includes('Showing 3 of 6 users'), `expected "Showing 3 of 6 users"; the page says: ${pageText(app).slice(0, 300)}`);
+  assert.ok(pageText(app).includes('Showing 3 of 6 users'), `expected "Showing 3 of 6 users"; the page says: ${excerpt(app)}`);
   app.close();
 });
 
@@ -159,7 +161,7 @@ test(`an empty response shows "No users found.", not "${NO_MATCH}", even with a 
   app.close();
 });
 
-test('a matching user\'s card keeps its details: e-mail link, phone, address with map link, website', async () => {
+test('the rest of the page is kept: header, footer, and a matching user\'s card with its details', async () => {
   const app = await open(USERS);
   await search(app, 'tanaka');
   await eventually(app, () => assert.deepEqual(shown(app, USERS), ['Aiko Tanaka'], 'searching "tanaka" should show Aiko Tanaka'));
@@ -169,5 +171,8 @@ test('a matching user\'s card keeps its details: e-mail link, phone, address wit
   assert.ok(links.includes('http://site3.example'), 'the card should keep the website link');
   const text = pageText(app);
   assert.ok(text.includes('555-0133') && text.includes('3 Quarry Lane'), 'the card should keep the phone and the address');
+  assert.ok(app.queryByRole('heading', { level: 1, name: 'Users' }), 'the "Users" heading should be kept');
+  assert.ok(text.includes('Everyone registered in the demo directory'), 'the subtitle under the heading should be kept');
+  assert.ok(links.includes('https://jsonplaceholder.typicode.com'), 'the footer link crediting JSONPlaceholder should be kept');
   app.close();
 });
