@@ -5,7 +5,9 @@ test and its message, as Aider's benchmark does with test output.
 What the model is told: each failing test's name and its failure message (the test's own
 assertion message, or node's), and why the run did not finish if it did not. Never the
 test code: message lines that are the hidden files' code (node quotes the source of a
-failed `assert.ok(...)`) are left out, and no file of the hidden tests is ever sent.
+failed `assert.ok(...)`; an answer's code could read the hidden files and throw them)
+are left out, and no file of the hidden tests is ever sent. Messages are the reporter's
+(at most 8 lines, 600 characters per test), and at most MAX_LISTED tests are named.
 
 The chain (tasks/pipeline.py `run_item`):
   - attempt 1 is the plain prompt; pass@1 is its result alone;
@@ -31,7 +33,7 @@ from .case import Case, Generation
 
 Messages = tuple[dict[str, Any], ...]
 MAX_LISTED = 20  # failing tests named in one message; the rest are counted
-_CODE_LINE_MIN = 8  # shorter message lines are never taken for test code
+_CODE_LINE_MIN = 8  # a shorter message line is code only when it is a whole line of it
 
 
 def _code_lines(sources: Iterable[str]) -> list[str]:
@@ -42,7 +44,7 @@ def _is_code(line: str, code: list[str]) -> bool:
     """`line` is a piece of the hidden files' code, not a message they wrote as a string."""
     text = line.strip()
     if len(text) < _CODE_LINE_MIN:
-        return False
+        return text in code  # a whole short line of code, such as `});`
     quoted = [f"{q}{text}{q}" for q in ("'", '"', "`")]
     return any(text in c and not any(q in c for q in quoted) for c in code)
 

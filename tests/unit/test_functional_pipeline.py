@@ -75,6 +75,10 @@ def test_the_feedback_names_failing_tests_and_messages_but_never_test_code() -> 
     assert "adds a todo" not in note  # a passing test is not mentioned
     assert "queryByText" not in note  # node quoted the test's code: left out
     assert "complete corrected answer" in note
+    # An answer whose code reads the hidden file and throws it as its error gets no line of it.
+    leak = feedback_message(run_of(outcome("leaks", False, HIDDEN)), [HIDDEN]) or ""
+    assert [line for line in HIDDEN.splitlines() if line.strip() in leak] == []
+    assert "1. leaks\n   (no message)" in leak
 
 
 def test_the_feedback_says_why_a_run_stopped_and_is_none_when_nothing_to_tell() -> None:
