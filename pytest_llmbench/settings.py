@@ -194,6 +194,15 @@ class Settings:
         help="how judges are asked for their report: `schema` (response_format with a JSON "
         "schema), `text` (read leniently) or `auto` (schema when litellm knows the model "
         "supports it); `MODE` or `MODEL=MODE`, repeat or comma-separate")  # fmt: skip
+    functional: bool = option(
+        "functional", boolean, True,
+        help="run the scenario's hidden acceptance tests on each answer (the `functional:` "
+        "section; sandboxed, in a pool sized to the cores): `on` or `off`")  # fmt: skip
+    feedback: bool = option(
+        "feedback", boolean, False, switch=True,
+        help="when an attempt fails hidden tests, the next attempt continues its conversation "
+        "with the failing tests' names and messages (never their code); attempts then stop at "
+        "the first that passes every hidden test")  # fmt: skip
 
     def structured_output(self, model: str) -> str:
         return self.structured_outputs.get(model, self.structured_outputs.get("", "auto"))
@@ -315,6 +324,13 @@ def _check_replays(models: tuple[str, ...], replay_dir: Path | None) -> None:
                 raise pytest.UsageError(f"--llm-model: {exc}") from None
 
 
+def _check_feedback(functional: bool, feedback: bool) -> None:
+    if feedback and not functional:
+        raise pytest.UsageError(
+            "--llm-feedback: needs the hidden tests, which --llm-functional=off turns off"
+        )
+
+
 def _grader(grader: str | None, judges: tuple[str, ...]) -> str | None:
     """The grader given, else the first judge."""
     return grader or (judges[0] if judges else None)
@@ -324,6 +340,7 @@ def resolve(config: pytest.Config) -> Settings:
     values = {name: _settled(config, spec, _value(config, spec)) for name, spec in _DECLARED}
     _check_judges(values["judges"], values["grader"])
     _check_replays(values["models"], values["replay_dir"])
+    _check_feedback(values["functional"], values["feedback"])
     values["scenario_roots"] = tuple(config.rootpath / r for r in values["scenario_roots"])
     return Settings(**{**values, "grader": _grader(values["grader"], values["judges"])})
 

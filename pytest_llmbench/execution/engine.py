@@ -182,7 +182,13 @@ class Engine:
     ) -> ItemResult:
         s = self.settings
         gen = Generation(
-            s.attempts, s.temperature, s.max_tokens, s.timeout, s.tool_protocol(model.name)
+            s.attempts,
+            s.temperature,
+            s.max_tokens,
+            s.timeout,
+            s.tool_protocol(model.name),
+            functional=s.functional,
+            feedback=s.feedback,
         )
         ledger = self.services.ledger
         if ledger is not None and ledger.exhausted():

@@ -43,6 +43,11 @@ class FunctionalResult(BaseModel):
     feedback: bool = Field(
         default=False, description="this attempt had the previous one's failures"
     )
+    unmatched: list[str] = Field(
+        default_factory=list,
+        description="criteria's `tests:` patterns that matched no hidden test that ran, as "
+        '"STEP: PATTERN" (a mistake in the scenario: the step gets no execution verdict)',
+    )
 
     @property
     def all_passed(self) -> bool:

@@ -32,6 +32,8 @@ class Generation:
     max_tokens: int | None
     timeout: float
     tool_protocol: str = "auto"  # dialogs: auto | native | text (tasks/dialog.py)
+    functional: bool = True  # run the scenario's hidden tests on each answer
+    feedback: bool = False  # a failed attempt's failing tests go to the next (tasks/feedback.py)
 
 
 @dataclass(frozen=True)

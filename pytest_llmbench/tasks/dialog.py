@@ -15,6 +15,8 @@ Limits (the scenario's `limits:`), each ending the whole dialog with the reason:
 The model's context window ends it too ("context limit"): a request that does not fit,
 counted before the call or refused by the provider.
 The turns after the end are still scored, on the workspace as it was left.
+The scenario's hidden tests (tasks/functional.py) run on the final workspace while the
+turns are judged.
 
 Protocol (--llm-tool-protocol): `native` offers the tools as function schemas; `text`
 uses the JSON command protocol; `auto` (default) starts native and switches to text when
@@ -46,8 +48,10 @@ from ..models.base import (
     TaskContext,
     ToolCall,
 )
+from ..schema.code import CodeMetrics
 from ..schema.results import AttemptResult, CallRecord, DialogResult, ToolEvent
 from .case import AttemptFailed, Case, Generation
+from .functional import cancelling, criterion_patterns, finish_tests, start_tests
 from .tools import (
     NATIVE_INSTRUCTIONS,
     NUDGE,
@@ -280,6 +284,12 @@ async def _play(dialog: Dialog, turns: tuple[DialogTurn, ...]) -> tuple[list[Tur
     return runs, ended, reason
 
 
+async def _measure(case: Case, answer: str) -> CodeMetrics:
+    # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
+    reference = case.scenario.reference_for(case.dataset)
+    return await off_loop(measure_answer, answer, reference, case.dataset, case.complexity)
+
+
 async def run_dialog_attempt(
     case: Case, model: Model, number: int, gen: Generation, setup: JudgeSetup
 ) -> AttemptResult:
@@ -293,24 +303,19 @@ async def run_dialog_attempt(
         except RunError as exc:
             raise AttemptFailed(exc, dialog.calls) from exc
         final = workspace.files()
+    testing = start_tests(case, gen, lambda: list(final.items()))
     seconds = dialog.seconds()
     degraded = dialog.degraded()  # then not judged; its turns keep their checks
     judging = replace(setup, judges=()) if degraded else setup
-    scored = await score_turns(runs, case.scenario.system, judging)
+    scored = await cancelling(score_turns(runs, case.scenario.system, judging), testing)
     accuracy = unseen(degraded) or scored.accuracy
     completeness = unseen(degraded) or scored.completeness
     calls = dialog.calls + [c for o in scored.outcomes for c in o.calls]
     written = {p: t for p, t in final.items() if seed.get(p) != t}
     answer = fenced_files(written)
-    # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
-    code = await off_loop(
-        measure_answer,
-        answer,
-        case.scenario.reference_for(case.dataset),
-        case.dataset,
-        case.complexity,
-    )
+    code = await _measure(case, answer)
     rate, basis = generation_rate(dialog.calls)
+    functional = await finish_tests(testing, scored.steps, criterion_patterns(case), False)
     return AttemptResult(
         attempt=number,
         answer=answer,
@@ -325,6 +330,7 @@ async def run_dialog_attempt(
         reports=[o.report for o in scored.outcomes],
         calls=calls,
         code=code,
+        functional=functional,
         dialog=DialogResult(
             protocol="native" if dialog.native else "text",
             protocol_note=dialog.protocol_note,

@@ -1,7 +1,10 @@
-"""One item from prompt to result: attempts, checks, judges, grades, best attempt.
+"""One item from prompt to result: attempts, checks, judges, grades, hidden tests, best
+attempt.
 
-Each attempt is a conversation (a list of chat messages) so that a multi-turn dialog
-or image parts fit without changing this module's callers.
+Each attempt is a conversation (a list of chat messages) so that a multi-turn dialog,
+image parts or a feedback chain (tasks/feedback.py) fit without changing this module's
+callers. An answer's hidden tests (tasks/functional.py) start as soon as it arrives and
+run while its checks, metrics and judges are done.
 """
 
 from __future__ import annotations
@@ -34,11 +37,22 @@ from ..schema.results import (
 from ..schema.vocabulary import METRICS
 from .case import AttemptFailed, Case, Generation
 from .dialog import run_dialog_attempt
+from .feedback import Messages, gives_feedback, last_attempt, next_conversation
+from .functional import (
+    answer_files,
+    cancelling,
+    criterion_patterns,
+    finish_tests,
+    functional_figures,
+    start_tests,
+)
 
 
-def _candidate_request(case: Case, number: int, gen: Generation) -> ModelRequest:
+def _candidate_request(
+    case: Case, number: int, gen: Generation, messages: Messages | None
+) -> ModelRequest:
     return ModelRequest(
-        messages=tuple(case.messages()),
+        messages=messages if messages is not None else tuple(case.messages()),
         role="candidate",
         temperature=gen.temperature,
         max_tokens=gen.max_tokens,
@@ -55,10 +69,15 @@ async def run_attempt(
     gen: Generation,
     setup: JudgeSetup,
     baseline: asyncio.Future[None] | None = None,
+    messages: Messages | None = None,
+    feedback: bool = False,
 ) -> AttemptResult:
+    """One attempt; `messages`: the conversation to send (default: the case's prompt),
+    `feedback`: it carries the previous attempt's failing tests."""
     if case.scenario.is_dialog:
         return await run_dialog_attempt(case, model, number, gen, setup)
-    reply = await model.complete(_candidate_request(case, number, gen))
+    reply = await model.complete(_candidate_request(case, number, gen, messages))
+    testing = start_tests(case, gen, lambda: answer_files(reply.text))
     calls: list[CallRecord] = [call_record("candidate", reply)]
     rate, basis = generation_rate(calls)
     steps, scenario = case.scenario.steps_for(case.dataset), case.scenario
@@ -72,20 +91,16 @@ async def run_attempt(
         off_loop(lambda: {id(s.check): run_check(s.check, reply.text) for s in steps if s.check})
     )
     measuring = asyncio.ensure_future(_measure(case, reply.text, baseline))
+    asking = asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
     try:
-        outcomes: list[JudgeOutcome] = list(
-            await asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
-        )
-    except BaseException as exc:
-        checking.cancel()
-        measuring.cancel()
-        if isinstance(exc, RunError):  # the budget: judge failures leave metrics unscored
-            raise AttemptFailed(exc, calls) from exc
-        raise
+        outcomes: list[JudgeOutcome] = list(await cancelling(asking, checking, measuring, testing))
+    except RunError as exc:  # the budget: judge failures leave metrics unscored
+        raise AttemptFailed(exc, calls) from exc
     verdicts, code = await checking, await measuring
     for outcome in outcomes:
         calls += outcome.calls
     checked = step_results(steps, lambda check: verdicts[id(check)], outcomes)
+    functional = await finish_tests(testing, checked, criterion_patterns(case), feedback)
     acc, compl = (unseen(reply.degraded) or metric_result(m, checked, outcomes) for m in METRICS)
     return AttemptResult(
         attempt=number,
@@ -101,6 +116,7 @@ async def run_attempt(
         calls=calls,
         code=code,
         degraded=reply.degraded,
+        functional=functional,
     )
 
 
@@ -135,10 +151,15 @@ def judge_agreement(attempt: AttemptResult) -> float | None:
 
 
 def summarise(
-    case: Case, model: Model, attempts: list[AttemptResult], failed: list[CallRecord] | None = None
+    case: Case,
+    model: Model,
+    attempts: list[AttemptResult],
+    failed: list[CallRecord] | None = None,
+    feedback: bool = False,
 ) -> ItemResult:
     """Pick the best attempt (the first reaching the best quality) and fill the item's
-    figures; `failed`: the paid calls of an attempt an error stopped."""
+    figures; `failed`: the paid calls of an attempt an error stopped; `feedback`: the
+    attempts formed a feedback chain (pass_after_feedback is set)."""
     scored = [a for a in attempts if a.quality is not None]
     # max() keeps the first of equal attempts, which is the one the method counts.
     best = max(scored, key=lambda a: a.quality or 0.0) if scored else None
@@ -159,6 +180,9 @@ def summarise(
         failed_calls=failed or [],
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),
         judge_usage=_usage([c for c in calls if c.role != "candidate"]),
+    )
+    result.functional_rate, result.pass_at_1, result.pass_after_feedback = functional_figures(
+        attempts, feedback
     )
     if best is None:
         if not attempts:
@@ -183,12 +207,16 @@ def summarise(
 
 
 async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup) -> ItemResult:
-    """Run up to `gen.attempts` attempts; stop early once an attempt cannot be beaten.
+    """Run up to `gen.attempts` attempts, one after another; stop early once an attempt
+    cannot be beaten (with --llm-feedback: once one passes every hidden test).
 
     A call that fails makes the item an error with that reason; the attempts finished
     before it stay in the result.
     """
     attempts: list[AttemptResult] = []
+    chained = gives_feedback(case, gen)
+    messages: Messages = tuple(case.messages())
+    fed = False
     # The similarity baseline takes CPU seconds for a large dataset: computed while the
     # first attempt's calls run; each attempt's metrics wait for it rather than redo it.
     baseline = asyncio.ensure_future(
@@ -197,15 +225,15 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
     baseline.add_done_callback(lambda done: done.cancelled() or done.exception())
     for number in range(1, gen.attempts + 1):
         try:
-            attempt = await run_attempt(case, model, number, gen, setup, baseline)
+            attempt = await run_attempt(case, model, number, gen, setup, baseline, messages, fed)
         except RunError as exc:
-            result = summarise(
-                case, model, attempts, exc.calls if isinstance(exc, AttemptFailed) else []
-            )
+            paid = exc.calls if isinstance(exc, AttemptFailed) else []
+            result = summarise(case, model, attempts, paid, chained)
             result.status = "error"
             result.reason = f"attempt {number}: {exc}"
             return result
         attempts.append(attempt)
-        if attempt.quality is not None and attempt.quality >= 1.0:
+        if last_attempt(case, gen, attempt):
             break
-    return summarise(case, model, attempts)
+        messages, fed = next_conversation(case, gen, messages, attempt)
+    return summarise(case, model, attempts, feedback=chained)

@@ -77,6 +77,20 @@ def test_defaults_and_derived_values(pytester: pytest.Pytester, tmp_path: Path) 
     assert settings.resume is True
 
 
+def test_hidden_tests_run_by_default_and_feedback_is_asked_for(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = _resolved(pytester)
+    assert (settings.functional, settings.feedback) == (True, False)
+    settings = _resolved(pytester, "--llm-feedback")
+    assert (settings.functional, settings.feedback) == (True, True)
+    monkeypatch.setenv("LLMBENCH_FUNCTIONAL", "off")
+    assert _resolved(pytester).functional is False
+    with pytest.raises(pytest.UsageError, match=r"^LLMBENCH_FUNCTIONAL: expected true or false"):
+        monkeypatch.setenv("LLMBENCH_FUNCTIONAL", "sometimes")
+        _resolved(pytester)
+
+
 def test_the_leaderboard_keeps_its_settings_keys_in_order(pytester: pytest.Pytester) -> None:
     assert list(asdict(_resolved(pytester))) == [
         "models", "judges", "grader", "api_base", "attempts", "temperature", "max_tokens",
@@ -85,7 +99,7 @@ def test_the_leaderboard_keeps_its_settings_keys_in_order(pytester: pytest.Pytes
         "replay_dir", "tool_protocols",
         # Options added since: after the ones leaderboard.json always had.
         "scenario_roots", "judge_max_tokens", "grader_max_tokens", "context_windows",
-        "structured_outputs",
+        "structured_outputs", "functional", "feedback",
     ]  # fmt: skip
 
 

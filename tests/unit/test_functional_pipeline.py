@@ -1,0 +1,230 @@
+"""The functional step of the pipeline: the feedback message, criteria's tests_passed, the
+item's figures, the feedback chain's rules, and hidden-test runs that never hold up the
+event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.code.functional import verify
+from pytest_llmbench.code.functional.outcome import Run
+from pytest_llmbench.execution.cache import request_key
+from pytest_llmbench.formats.dataset import DatasetIndex
+from pytest_llmbench.formats.scenario import load_scenario
+from pytest_llmbench.judging.judge import JudgeSetup
+from pytest_llmbench.models.base import ModelRequest, TaskContext
+from pytest_llmbench.models.offline import OfflineModel
+from pytest_llmbench.schema.functional import FunctionalResult, TestOutcome
+from pytest_llmbench.schema.results import AttemptResult, MetricResult, StepResult
+from pytest_llmbench.tasks.case import Case, Generation
+from pytest_llmbench.tasks.feedback import (
+    feedback_message,
+    last_attempt,
+    next_conversation,
+)
+from pytest_llmbench.tasks.functional import functional_figures, mark_tests
+from pytest_llmbench.tasks.pipeline import run_attempt
+from tests.functional_project import TEST_NAME, write_functional_project
+
+HIDDEN = """\
+test('lists the todos', async () => {
+  const app = await openApp();
+  assert.ok(app.queryByText('Buy milk'));
+  assert.equal(app.mounts.createRoot, 1, 'mounted with createRoot');
+});
+"""
+
+
+def outcome(name: str, passed: bool, message: str = "") -> TestOutcome:
+    return TestOutcome(name=name, passed=passed, message=message)
+
+
+def run_of(*tests: TestOutcome, error: str | None = None) -> FunctionalResult:
+    passed = sum(t.passed for t in tests)
+    rate = passed / len(tests) if tests and error is None else 0.0
+    return FunctionalResult(
+        runner="node",
+        mode="acceptance",
+        passed=passed,
+        total=len(tests),
+        tests=list(tests),
+        rate=rate,
+        error=error,
+    )
+
+
+def test_the_feedback_names_failing_tests_and_messages_but_never_test_code() -> None:
+    result = run_of(
+        outcome("adds a todo", True),
+        outcome(
+            "lists the todos",
+            False,
+            "The expression evaluated to a falsy value:\n\n  assert.ok(app.queryByText('Buy milk'))\n",
+        ),
+        outcome("mounts once", False, "mounted with createRoot\n\n0 !== 1\n"),
+    )
+    note = feedback_message(result, [HIDDEN])
+    assert note is not None
+    assert "2 of 3 failed" in note
+    assert "1. lists the todos\n   The expression evaluated to a falsy value:" in note
+    assert "2. mounts once\n   mounted with createRoot\n   0 !== 1" in note
+    assert "adds a todo" not in note  # a passing test is not mentioned
+    assert "queryByText" not in note  # node quoted the test's code: left out
+    assert "complete corrected answer" in note
+    # An answer whose code reads the hidden file and throws it as its error gets no line of it.
+    leak = feedback_message(run_of(outcome("leaks", False, HIDDEN)), [HIDDEN]) or ""
+    assert [line for line in HIDDEN.splitlines() if line.strip() in leak] == []
+    assert "1. leaks\n   (no message)" in leak
+
+
+def test_the_feedback_says_why_a_run_stopped_and_is_none_when_nothing_to_tell() -> None:
+    stopped = run_of(outcome("a", True), error="the test run was stopped at the time limit")
+    assert "did not finish: the test run was stopped at the time limit" in (
+        feedback_message(stopped, []) or ""
+    )
+    assert feedback_message(run_of(outcome("a", True)), []) is None
+    assert feedback_message(run_of(error="node's test packages are missing"), []) is None
+
+
+def step(step_id: str) -> StepResult:
+    return StepResult(id=step_id, metric="accuracy", criterion="c", weight=1.0)
+
+
+def test_tests_passed_is_every_matching_test_and_unmatched_patterns_are_recorded() -> None:
+    result = run_of(
+        outcome("adds a todo", True),
+        outcome("adds a todo with Enter", True),
+        outcome("deletes a todo", False, "still there"),
+    )
+    steps = [step("A1"), step("A2"), step("A3"), step("C1")]
+    patterns = {"A1": ("adds *",), "A2": ("adds a todo", "deletes*"), "A3": ("renames *",)}
+    assert mark_tests(steps, patterns, result) == ["A3: renames *"]
+    assert [s.tests_passed for s in steps] == [True, False, None, None]
+    # A run with an error: no execution verdict, and no pattern can be said to be unused.
+    broken = run_of(outcome("adds a todo", True), error="stopped at the time limit")
+    steps = [step("A1"), step("A3")]
+    assert mark_tests(steps, patterns, broken) == []
+    assert [s.tests_passed for s in steps] == [None, None]
+
+
+def attempt(number: int, functional: FunctionalResult | None, quality: float) -> AttemptResult:
+    metric = MetricResult(value=1 + 3 * quality)
+    return AttemptResult(
+        attempt=number,
+        answer=f"answer {number}",
+        answer_latency_s=0.1,
+        accuracy=metric,
+        completeness=metric,
+        quality=quality,
+        steps=[],
+        functional=functional,
+    )
+
+
+def test_item_figures() -> None:
+    failed, half = run_of(outcome("a", False)), run_of(outcome("a", True), outcome("b", False))
+    passed = run_of(outcome("a", True))
+    attempts = [attempt(1, failed, 0.5), attempt(2, half, 0.5), attempt(3, passed, 0.5)]
+    assert functional_figures(attempts, feedback=True) == (pytest.approx(0.5), False, True)
+    assert functional_figures(attempts, feedback=False) == (pytest.approx(0.5), False, None)
+    assert functional_figures([attempt(1, passed, 1.0)], False) == (1.0, True, None)
+    assert functional_figures([attempt(1, None, 1.0)], True) == (None, None, None)
+
+
+@pytest.fixture
+def case(tmp_path: Path) -> Case:
+    root = write_functional_project(tmp_path)
+    scenario = load_scenario(
+        root / "scenarios" / "generation" / "GreetTested.yaml", DatasetIndex(root / "datasets")
+    )
+    return Case(scenario, scenario.datasets[0])
+
+
+def test_the_feedback_chain_continues_the_conversation_and_ends_at_a_pass(case: Case) -> None:
+    chained = Generation(3, None, None, 10.0, feedback=True)
+    plain = Generation(3, None, None, 10.0)
+    asked = tuple(case.messages())
+    failing = attempt(1, run_of(outcome(TEST_NAME, False, "no greet")), quality=1.0)
+    messages, fed = next_conversation(case, chained, asked, failing)
+    assert fed and messages[: len(asked)] == asked
+    assert messages[len(asked)] == {"role": "assistant", "content": "answer 1"}
+    assert TEST_NAME in messages[-1]["content"] and "no greet" in messages[-1]["content"]
+    assert next_conversation(case, plain, asked, failing) == (asked, False)
+    # With feedback the item ends at the first run passing every test, whatever its
+    # quality; without, at the best quality as before.
+    passing = attempt(2, run_of(outcome(TEST_NAME, True)), quality=0.5)
+    assert not last_attempt(case, chained, failing) and last_attempt(case, chained, passing)
+    assert last_attempt(case, plain, failing) and not last_attempt(case, plain, passing)
+
+
+def test_the_request_cache_keys_a_feedback_request_on_its_whole_conversation(
+    case: Case,
+) -> None:
+    def request(note: str) -> ModelRequest:
+        messages = (
+            *case.messages(),
+            {"role": "assistant", "content": "answer"},
+            {"role": "user", "content": note},
+        )
+        return ModelRequest(messages=messages, role="candidate", attempt=2)
+
+    keys = {request_key("openai/m", None, request(n)) for n in ("1. a\n   x", "1. a\n   y")}
+    plain = ModelRequest(messages=tuple(case.messages()), role="candidate", attempt=2)
+    assert len(keys | {request_key("openai/m", None, plain)}) == 3
+
+
+def test_hidden_tests_run_off_the_loop_while_other_calls_go_on(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runner blocks until another item's model call has been answered: were it run
+    on the event loop, that call could never be made (the runner gives up after 30 s)."""
+    seen: dict[str, bool] = {}
+
+    async def scenario() -> AttemptResult:
+        loop = asyncio.get_running_loop()
+        started, answered = asyncio.Event(), threading.Event()
+
+        def runner(workspace: Path, hidden: Path, timeout: float) -> Run:
+            seen["app"] = (workspace / "src" / "app.js").read_text().count("greet") > 0
+            loop.call_soon_threadsafe(started.set)
+            seen["other call answered"] = answered.wait(timeout=30)
+            return Run((outcome(TEST_NAME, True),))
+
+        monkeypatch.setitem(verify.RUNNERS, "node", runner)
+        setup = JudgeSetup(judges=(), grader=None, grader_samples=1, timeout=10.0)
+        gen = Generation(1, None, None, 10.0)
+        reference = OfflineModel("llmbench/reference")
+        running = asyncio.ensure_future(run_attempt(case, reference, 1, gen, setup))
+        await started.wait()
+        other = ModelRequest(
+            messages=(), role="candidate", task=TaskContext(case.scenario, case.dataset)
+        )
+        await OfflineModel("llmbench/echo").complete(other)
+        answered.set()
+        return await running
+
+    result = asyncio.run(scenario())
+    assert seen == {"app": True, "other call answered": True}
+    assert result.functional is not None and result.functional.rate == 1.0
+    assert [s.tests_passed for s in result.steps] == [True, None]
+
+
+def test_a_runner_that_cannot_start_is_one_error_line(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def runner(workspace: Path, hidden: Path, timeout: float) -> Run:
+        raise FileNotFoundError(2, "No such file or directory", "node")
+
+    monkeypatch.setitem(verify.RUNNERS, "node", runner)
+    setup = JudgeSetup(judges=(), grader=None, grader_samples=1, timeout=10.0)
+    gen = Generation(1, None, None, 10.0)
+    result = asyncio.run(run_attempt(case, OfflineModel("llmbench/reference"), 1, gen, setup))
+    assert result.functional is not None
+    assert result.functional.error == (
+        "the hidden tests could not run: No such file or directory (node)"
+    )
+    assert result.quality == 1.0  # judged (here: checked) all the same
