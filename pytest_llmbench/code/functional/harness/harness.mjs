@@ -8,6 +8,7 @@
 // dataset), LLMBENCH_NODE_MODULES (the checkers' node_modules: esbuild, jsdom, react,
 // react-dom, react-router-dom, Testing Library).
 import { createRequire } from 'node:module';
+import vm from 'node:vm';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -19,6 +20,15 @@ const { JSDOM, VirtualConsole } = requireFrom('jsdom');
 const dom = requireFrom('@testing-library/dom');
 const userEventModule = requireFrom('@testing-library/user-event');
 const userEvent = userEventModule.default || userEventModule;
+// A query that finds nothing says so in one paragraph: the page dump Testing Library adds
+// (coloured markup) is noise in the few lines of a failure that reach the report.
+dom.configure({
+  getElementError(message) {
+    const error = new Error(String(message || '').split('\n\n')[0]);
+    error.name = 'TestingLibraryElementError';
+    return error;
+  },
+});
 
 export const HTML = ['index.html', 'public/index.html', 'src/index.html'];
 export const ENTRY = [
@@ -44,14 +54,14 @@ export function read(relative) {
 const MOUNT_SHIM = `
 import * as real from 'llmbench-real:react-dom/client';
 export * from 'llmbench-real:react-dom/client';
-export function createRoot(...args) { (window.__llmbench.mounts.createRoot += 1); return real.createRoot(...args); }
-export function hydrateRoot(...args) { (window.__llmbench.mounts.hydrateRoot += 1); return real.hydrateRoot(...args); }
+export function createRoot(...args) { (window.__llmbench.mounts.createRoot += 1); const root = real.createRoot(...args); window.__llmbench.roots.push(root); return root; }
+export function hydrateRoot(...args) { (window.__llmbench.mounts.hydrateRoot += 1); const root = real.hydrateRoot(...args); window.__llmbench.roots.push(root); return root; }
 export default { ...real, createRoot, hydrateRoot };
 `;
 const LEGACY_SHIM = `
 import * as real from 'llmbench-real:react-dom';
 export * from 'llmbench-real:react-dom';
-export function render(...args) { (window.__llmbench.mounts.render += 1); return real.render(...args); }
+export function render(...args) { (window.__llmbench.mounts.render += 1); window.__llmbench.legacy.push(args[1]); window.__llmbench.legacyApi = real; return real.render(...args); }
 export default { ...real, render };
 `;
 
@@ -79,9 +89,19 @@ function plugin() {
   };
 }
 
+const bundles = new Map(); // one build per entry or source in a test process
+
 /** Bundle `entry` (a workspace path) or `source` (code resolved from the workspace) into
- * one browser script; throws an Error listing esbuild's messages when it does not build. */
-export async function bundle({ entry = null, source = null, loader = 'tsx' } = {}) {
+ * one browser script; throws an Error listing esbuild's messages when it does not build.
+ * The workspace does not change while the tests run, so each build is made once per test
+ * process (pass `fresh: true` after writing into the workspace). */
+export async function bundle({ entry = null, source = null, loader = 'tsx', fresh = false } = {}) {
+  const key = JSON.stringify([entry, source, loader]);
+  if (fresh || !bundles.has(key)) bundles.set(key, build({ entry, source, loader }));
+  return bundles.get(key);
+}
+
+async function build({ entry, source, loader }) {
   const options = {
     bundle: true, write: false, format: 'iife', platform: 'browser', target: 'es2020',
     jsx: 'automatic', logLevel: 'silent', nodePaths: [modules], absWorkingDir: workspace,
@@ -102,6 +122,13 @@ export async function bundle({ entry = null, source = null, loader = 'tsx' } = {
     const messages = (error.errors || []).slice(0, 5).map((m) => `${m.location ? m.location.file + ':' + m.location.line + ': ' : ''}${m.text}`);
     throw new Error(`the app does not build: ${messages.join('; ') || error.message}`);
   }
+}
+
+const scripts = new Map(); // a bundle is compiled once and run in every page that opens it
+
+function compiled(code) {
+  if (!scripts.has(code)) scripts.set(code, new vm.Script(code, { filename: 'llmbench-app.js' }));
+  return scripts.get(code);
 }
 
 function bodyOf(html) {
@@ -148,10 +175,12 @@ export function fakeFetch(window, routes = {}) {
  *   storage: localStorage items to set before the app starts ({key: string})
  *   routes:  a fake fetch's routes (see fakeFetch)
  *   setup:   (window) => void, run before the app starts (stubs of browser APIs)
+ *   userOptions: options of user-event's setup, e.g. {delay: null} (no pause between keys)
  * Returns the page: window, document, Testing Library's queries on the body (getByRole,
  * findByText, ...), fireEvent, waitFor, user (user-event), calls (fetch), errors (uncaught
- * errors and console.error lines), mounts ({createRoot, hydrateRoot, render} counts), and
- * close(). Throws when the app does not build or its code throws while starting.
+ * errors and console.error lines), mounts ({createRoot, hydrateRoot, render} counts),
+ * unmount() (unmounts every React root the app made, then settles: for tests of effect
+ * clean-ups) and close(). Throws when the app does not build or its code throws while starting.
  */
 export async function openApp(options = {}) {
   const { url = 'http://localhost/', storage = {}, routes = {}, setup = null } = options;
@@ -171,7 +200,7 @@ export async function openApp(options = {}) {
   virtualConsole.on('jsdomError', (error) => errors.push(String(error && (error.stack || error.message) || error)));
   const page = new JSDOM(html, { url, runScripts: 'outside-only', pretendToBeVisual: true, virtualConsole });
   const { window } = page;
-  window.__llmbench = { mounts: { createRoot: 0, hydrateRoot: 0, render: 0 } };
+  window.__llmbench = { mounts: { createRoot: 0, hydrateRoot: 0, render: 0 }, roots: [], legacy: [] };
   for (const [key, value] of Object.entries(storage)) window.localStorage.setItem(key, value);
   const fake = fakeFetch(window, routes);
   window.fetch = fake.fetch;
@@ -180,7 +209,7 @@ export async function openApp(options = {}) {
   window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
   if (setup) await setup(window);
   window.addEventListener('error', (event) => errors.push(String(event.error && (event.error.stack || event.error.message) || event.message)));
-  window.eval(code);
+  compiled(code).runInContext(page.getInternalVMContext());
   await settle(window);
   const body = window.document.body;
   const queries = dom.getQueriesForElement(body);
@@ -189,11 +218,26 @@ export async function openApp(options = {}) {
     fireEvent: dom.fireEvent,
     waitFor: (callback, waitOptions = {}) => dom.waitFor(callback, { container: body, timeout: 2000, ...waitOptions }),
     within: dom.within,
-    user: userEvent.setup({ document: window.document }),
+    user: userEvent.setup({ ...(options.userOptions || {}), document: window.document }),
     calls: fake.calls, errors, mounts: window.__llmbench.mounts,
     settle: () => settle(window),
+    unmount: () => unmount(window),
     close: () => window.close(),
   };
+}
+
+/** Unmount every React root the page's app created (createRoot, hydrateRoot or the legacy
+ * render), then let pending work run. Returns how many roots were unmounted. */
+export async function unmount(window) {
+  const { roots, legacy } = window.__llmbench;
+  const count = roots.length + legacy.length;
+  for (const root of roots.splice(0)) root.unmount();
+  if (legacy.length) {
+    const { unmountComponentAtNode } = window.__llmbench.legacyApi || {};
+    for (const container of legacy.splice(0)) if (unmountComponentAtNode) unmountComponentAtNode(container);
+  }
+  await settle(window);
+  return count;
 }
 
 /** Let the page's pending work run (React's scheduler, promises, zero-delay timers). */
