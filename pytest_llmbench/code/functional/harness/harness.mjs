@@ -65,10 +65,34 @@ export function render(...args) { (window.__llmbench.mounts.render += 1); window
 export default { ...real, render };
 `;
 
+// prop-types only checks props in development; when the checkers' node_modules has no
+// copy, an app that still imports it builds against this stand-in (checks nothing).
+const PROP_TYPES_SHIM = `
+function check() { return null; }
+check.isRequired = check;
+const of = () => check;
+const PropTypes = {
+  any: check, array: check, bigint: check, bool: check, func: check, number: check, object: check,
+  string: check, symbol: check, node: check, element: check, elementType: check,
+  instanceOf: of, oneOf: of, oneOfType: of, arrayOf: of, objectOf: of, shape: of, exact: of,
+  checkPropTypes() {}, resetWarningCache() {},
+};
+PropTypes.PropTypes = PropTypes;
+export default PropTypes;
+`;
+
+function resolvable(name) {
+  try { requireFrom.resolve(name); return true; } catch { return false; }
+}
+
 function plugin() {
   return {
     name: 'llmbench',
     setup(build) {
+      if (!resolvable('prop-types')) {
+        build.onResolve({ filter: /^prop-types$/ }, (args) => ({ path: args.path, namespace: 'llmbench-prop-types' }));
+        build.onLoad({ filter: /.*/, namespace: 'llmbench-prop-types' }, () => ({ contents: PROP_TYPES_SHIM, loader: 'js' }));
+      }
       build.onResolve({ filter: /^react-dom(\/client)?$/ }, (args) => ({
         path: args.path, namespace: 'llmbench-shim',
       }));
@@ -129,6 +153,36 @@ const scripts = new Map(); // a bundle is compiled once and run in every page th
 function compiled(code) {
   if (!scripts.has(code)) scripts.set(code, new vm.Script(code, { filename: 'llmbench-app.js' }));
   return scripts.get(code);
+}
+
+// Browsers give key events the legacy keyCode/which (Enter 13, Escape 27, letters A-Z...);
+// user-event sets only key and code, and jsdom leaves keyCode 0, so code written against
+// event.which or event.keyCode (as older apps are) would not see its keys.
+const KEY_CODES = {
+  Backspace: 8, Tab: 9, Enter: 13, Shift: 16, Control: 17, Alt: 18, Pause: 19, CapsLock: 20,
+  Escape: 27, ' ': 32, PageUp: 33, PageDown: 34, End: 35, Home: 36, ArrowLeft: 37, ArrowUp: 38,
+  ArrowRight: 39, ArrowDown: 40, Insert: 45, Delete: 46, Meta: 91,
+};
+
+function legacyKeyCode(key) {
+  if (Object.hasOwn(KEY_CODES, key)) return KEY_CODES[key];
+  if (/^[a-z0-9]$/i.test(key)) return key.toUpperCase().charCodeAt(0);
+  if (/^F([1-9]|1[0-2])$/.test(key)) return 111 + Number(key.slice(1));
+  return 0;
+}
+
+function legacyKeyCodes(window) {
+  const proto = window.KeyboardEvent.prototype;
+  const keyCode = Object.getOwnPropertyDescriptor(proto, 'keyCode');
+  if (!keyCode || !keyCode.get) return;
+  Object.defineProperty(proto, 'keyCode', {
+    configurable: true, enumerable: true,
+    get() { return keyCode.get.call(this) || (this.type === 'keypress' ? this.charCode || 0 : legacyKeyCode(this.key)); },
+  });
+  Object.defineProperty(proto, 'which', {
+    configurable: true, enumerable: true,
+    get() { return this.type === 'keypress' ? this.charCode || 0 : this.keyCode; },
+  });
 }
 
 function bodyOf(html) {
@@ -206,6 +260,7 @@ export async function openApp(options = {}) {
   window.fetch = fake.fetch;
   window.matchMedia = window.matchMedia || (() => ({ matches: false, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {} }));
   window.scrollTo = () => {};
+  legacyKeyCodes(window);
   window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
   if (setup) await setup(window);
   window.addEventListener('error', (event) => errors.push(String(event.error && (event.error.stack || event.error.message) || event.message)));

@@ -4,7 +4,7 @@
 // function components. It reads React's own fiber tree only to tell which components
 // were rendered, never the answer's file or component names.
 import assert from 'node:assert/strict';
-import { find, openApp, read } from './harness.mjs';
+import { ENTRY, find, openApp, read } from './harness.mjs';
 
 /** The module entry the page loads (`<script type="module" src="/src/...">` in the root
  * index.html, as Vite does), if that file exists; else null. */
@@ -24,9 +24,10 @@ export function entryFromHtml(html = 'index.html') {
 const LEGACY = 'ReactDOM.render (the React 17 API)';
 
 /** Open the app from the entry its index.html loads (else `entry`, the one the prompt
- * names) and assert it mounted once with createRoot and never with ReactDOM.render. */
+ * names, else the usual src/main.* or src/index.*) and assert it mounted with createRoot
+ * and never with ReactDOM.render. */
 export async function openReact18({ entry, ...options } = {}) {
-  const entries = [entryFromHtml(), ...[].concat(entry || [])].filter(Boolean);
+  const entries = [...new Set([entryFromHtml(), ...[].concat(entry || []), ...ENTRY].filter(Boolean))];
   const app = await openApp({ entry: entries, userOptions: { delay: null }, ...options });
   const { createRoot, render } = app.mounts;
   assert.ok(
