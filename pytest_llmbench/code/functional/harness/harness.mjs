@@ -149,9 +149,11 @@ async function build({ entry, source, loader }) {
 }
 
 const scripts = new Map(); // a bundle is compiled once and run in every page that opens it
+/** The file name the app's code has in stack traces (to tell its calls from jsdom's). */
+export const APP_SCRIPT = 'llmbench-app.js';
 
 function compiled(code) {
-  if (!scripts.has(code)) scripts.set(code, new vm.Script(code, { filename: 'llmbench-app.js' }));
+  if (!scripts.has(code)) scripts.set(code, new vm.Script(code, { filename: APP_SCRIPT }));
   return scripts.get(code);
 }
 

@@ -4,7 +4,7 @@
 // function components. It reads React's own fiber tree only to tell which components
 // were rendered, never the answer's file or component names.
 import assert from 'node:assert/strict';
-import { ENTRY, find, openApp, read } from './harness.mjs';
+import { APP_SCRIPT, ENTRY, find, openApp, read } from './harness.mjs';
 
 /** The module entry the page loads (`<script type="module" src="/src/...">` in the root
  * index.html, as Vite does), if that file exists; else null. */
@@ -83,8 +83,15 @@ export function classComponents(document) {
   return [...names];
 }
 
-/** Count the listeners of `types` that the page's code adds to and removes from `target`
- * (window or document): install with `setup`, read `live(type)` after unmounting. */
+function calledByApp() {
+  // frame 0 is this function, 1 the wrapper below, 2 its caller
+  const frames = String(new Error().stack).split('\n').slice(1);
+  return (frames[2] || '').includes(APP_SCRIPT);
+}
+
+/** Count the listeners of `types` that the app's own code adds to and removes from
+ * `target` (window or document; jsdom adds some itself): install with `setup`, read
+ * `live(type)` after unmounting. */
 export function listenerLog(types) {
   const live = new Map();
   const log = {
@@ -92,7 +99,7 @@ export function listenerLog(types) {
       const add = target.addEventListener;
       const remove = target.removeEventListener;
       target.addEventListener = function addEventListener(type, listener, ...rest) {
-        if (types.includes(type) && listener) {
+        if (types.includes(type) && listener && calledByApp()) {
           const key = `${type}`;
           const set = live.get(key) || new Set();
           set.add(listener);

@@ -33,5 +33,5 @@ todoSuite({
     assert.ok(Number.isFinite(todo.createdAt) && Math.abs(Date.now() - todo.createdAt) < 60_000,
       'a new to-do should store its creation time in milliseconds as "createdAt"');
   },
-  extras: { corruptStorage: true, createdDate: angularDate },
+  extras: { functionComponents: true, corruptStorage: true, createdDate: angularDate },
 });

@@ -14,5 +14,5 @@ todoSuite({
     { id: 1700000000003, title: 'Call grandma', completed: false },
   ],
   hash: { all: '#/all', active: '#/active', completed: '#/completed' },
-  extras: { markupAsText: true },
+  extras: { functionComponents: true, markupAsText: true },
 });
