@@ -88,8 +88,11 @@ export function fakeAudio() {
     return found;
   }
 
+  // A released note is stopped, or fading out: a gain on its way to the destination has a
+  // ramp to (near) silence scheduled (the oscillator may be stopped later, by a timer).
+  const fading = (osc) => gainsOf(osc).some((gain) => gain.gain.events.some((e) => ['exponential', 'linear', 'target'].includes(e.kind) && e.value <= 0.01));
   const started = () => log.oscillators.filter((osc) => osc.starts.length > 0);
-  const sounding = () => started().filter((osc) => osc.stops.length === 0);
+  const sounding = () => started().filter((osc) => osc.stops.length === 0 && !fading(osc));
 
   return { log, install, reachesDestination, gainsOf, started, sounding };
 }
