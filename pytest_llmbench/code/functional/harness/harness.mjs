@@ -8,6 +8,7 @@
 // dataset), LLMBENCH_NODE_MODULES (the checkers' node_modules: esbuild, jsdom, react,
 // react-dom, react-router-dom, Testing Library).
 import { createRequire } from 'node:module';
+import vm from 'node:vm';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -19,6 +20,15 @@ const { JSDOM, VirtualConsole } = requireFrom('jsdom');
 const dom = requireFrom('@testing-library/dom');
 const userEventModule = requireFrom('@testing-library/user-event');
 const userEvent = userEventModule.default || userEventModule;
+// A query that finds nothing says so in one paragraph: the page dump Testing Library adds
+// (coloured markup) is noise in the few lines of a failure that reach the report.
+dom.configure({
+  getElementError(message) {
+    const error = new Error(String(message || '').split('\n\n')[0]);
+    error.name = 'TestingLibraryElementError';
+    return error;
+  },
+});
 
 export const HTML = ['index.html', 'public/index.html', 'src/index.html'];
 export const ENTRY = [
@@ -44,21 +54,45 @@ export function read(relative) {
 const MOUNT_SHIM = `
 import * as real from 'llmbench-real:react-dom/client';
 export * from 'llmbench-real:react-dom/client';
-export function createRoot(...args) { (window.__llmbench.mounts.createRoot += 1); return real.createRoot(...args); }
-export function hydrateRoot(...args) { (window.__llmbench.mounts.hydrateRoot += 1); return real.hydrateRoot(...args); }
+export function createRoot(...args) { (window.__llmbench.mounts.createRoot += 1); const root = real.createRoot(...args); window.__llmbench.roots.push(root); return root; }
+export function hydrateRoot(...args) { (window.__llmbench.mounts.hydrateRoot += 1); const root = real.hydrateRoot(...args); window.__llmbench.roots.push(root); return root; }
 export default { ...real, createRoot, hydrateRoot };
 `;
 const LEGACY_SHIM = `
 import * as real from 'llmbench-real:react-dom';
 export * from 'llmbench-real:react-dom';
-export function render(...args) { (window.__llmbench.mounts.render += 1); return real.render(...args); }
+export function render(...args) { (window.__llmbench.mounts.render += 1); window.__llmbench.legacy.push(args[1]); window.__llmbench.legacyApi = real; return real.render(...args); }
 export default { ...real, render };
 `;
+
+// prop-types only checks props in development; when the checkers' node_modules has no
+// copy, an app that still imports it builds against this stand-in (checks nothing).
+const PROP_TYPES_SHIM = `
+function check() { return null; }
+check.isRequired = check;
+const of = () => check;
+const PropTypes = {
+  any: check, array: check, bigint: check, bool: check, func: check, number: check, object: check,
+  string: check, symbol: check, node: check, element: check, elementType: check,
+  instanceOf: of, oneOf: of, oneOfType: of, arrayOf: of, objectOf: of, shape: of, exact: of,
+  checkPropTypes() {}, resetWarningCache() {},
+};
+PropTypes.PropTypes = PropTypes;
+export default PropTypes;
+`;
+
+function resolvable(name) {
+  try { requireFrom.resolve(name); return true; } catch { return false; }
+}
 
 function plugin() {
   return {
     name: 'llmbench',
     setup(build) {
+      if (!resolvable('prop-types')) {
+        build.onResolve({ filter: /^prop-types$/ }, (args) => ({ path: args.path, namespace: 'llmbench-prop-types' }));
+        build.onLoad({ filter: /.*/, namespace: 'llmbench-prop-types' }, () => ({ contents: PROP_TYPES_SHIM, loader: 'js' }));
+      }
       build.onResolve({ filter: /^react-dom(\/client)?$/ }, (args) => ({
         path: args.path, namespace: 'llmbench-shim',
       }));
@@ -79,18 +113,16 @@ function plugin() {
   };
 }
 
-// Bundles already built in this test process, by what was asked: the workspace does not
-// change while the hidden tests run, so each test file builds each entry once.
-const built = new Map();
+const bundles = new Map(); // one build per entry or source in a test process
 
 /** Bundle `entry` (a workspace path) or `source` (code resolved from the workspace) into
  * one browser script; throws an Error listing esbuild's messages when it does not build.
- * The result is kept for the process (`cache: false` builds again, e.g. after a test
- * changed workspace files). */
-export function bundle({ entry = null, source = null, loader = 'tsx', cache = true } = {}) {
+ * The workspace does not change while the tests run, so each build is made once per test
+ * process (pass `fresh: true`, or `cache: false`, after writing into the workspace). */
+export async function bundle({ entry = null, source = null, loader = 'tsx', fresh = false, cache = true } = {}) {
   const key = JSON.stringify([entry, source, loader]);
-  if (!cache || !built.has(key)) built.set(key, build({ entry, source, loader }));
-  return built.get(key);
+  if (fresh || !cache || !bundles.has(key)) bundles.set(key, build({ entry, source, loader }));
+  return bundles.get(key);
 }
 
 async function build({ entry, source, loader }) {
@@ -114,6 +146,45 @@ async function build({ entry, source, loader }) {
     const messages = (error.errors || []).slice(0, 5).map((m) => `${m.location ? m.location.file + ':' + m.location.line + ': ' : ''}${m.text}`);
     throw new Error(`the app does not build: ${messages.join('; ') || error.message}`);
   }
+}
+
+const scripts = new Map(); // a bundle is compiled once and run in every page that opens it
+/** The file name the app's code has in stack traces (to tell its calls from jsdom's). */
+export const APP_SCRIPT = 'llmbench-app.js';
+
+function compiled(code) {
+  if (!scripts.has(code)) scripts.set(code, new vm.Script(code, { filename: APP_SCRIPT }));
+  return scripts.get(code);
+}
+
+// Browsers give key events the legacy keyCode/which (Enter 13, Escape 27, letters A-Z...);
+// user-event sets only key and code, and jsdom leaves keyCode 0, so code written against
+// event.which or event.keyCode (as older apps are) would not see its keys.
+const KEY_CODES = {
+  Backspace: 8, Tab: 9, Enter: 13, Shift: 16, Control: 17, Alt: 18, Pause: 19, CapsLock: 20,
+  Escape: 27, ' ': 32, PageUp: 33, PageDown: 34, End: 35, Home: 36, ArrowLeft: 37, ArrowUp: 38,
+  ArrowRight: 39, ArrowDown: 40, Insert: 45, Delete: 46, Meta: 91,
+};
+
+function legacyKeyCode(key) {
+  if (Object.hasOwn(KEY_CODES, key)) return KEY_CODES[key];
+  if (/^[a-z0-9]$/i.test(key)) return key.toUpperCase().charCodeAt(0);
+  if (/^F([1-9]|1[0-2])$/.test(key)) return 111 + Number(key.slice(1));
+  return 0;
+}
+
+function legacyKeyCodes(window) {
+  const proto = window.KeyboardEvent.prototype;
+  const keyCode = Object.getOwnPropertyDescriptor(proto, 'keyCode');
+  if (!keyCode || !keyCode.get) return;
+  Object.defineProperty(proto, 'keyCode', {
+    configurable: true, enumerable: true,
+    get() { return keyCode.get.call(this) || (this.type === 'keypress' ? this.charCode || 0 : legacyKeyCode(this.key)); },
+  });
+  Object.defineProperty(proto, 'which', {
+    configurable: true, enumerable: true,
+    get() { return this.type === 'keypress' ? this.charCode || 0 : this.keyCode; },
+  });
 }
 
 function bodyOf(html) {
@@ -160,10 +231,12 @@ export function fakeFetch(window, routes = {}) {
  *   storage: localStorage items to set before the app starts ({key: string})
  *   routes:  a fake fetch's routes (see fakeFetch)
  *   setup:   (window) => void, run before the app starts (stubs of browser APIs)
+ *   userOptions: options of user-event's setup, e.g. {delay: null} (no pause between keys)
  * Returns the page: window, document, Testing Library's queries on the body (getByRole,
  * findByText, ...), fireEvent, waitFor, user (user-event), calls (fetch), errors (uncaught
- * errors and console.error lines), mounts ({createRoot, hydrateRoot, render} counts), and
- * close(). Throws when the app does not build or its code throws while starting.
+ * errors and console.error lines), mounts ({createRoot, hydrateRoot, render} counts),
+ * unmount() (unmounts every React root the app made, then settles: for tests of effect
+ * clean-ups) and close(). Throws when the app does not build or its code throws while starting.
  */
 export async function openApp(options = {}) {
   const { url = 'http://localhost/', storage = {}, routes = {}, setup = null } = options;
@@ -183,16 +256,17 @@ export async function openApp(options = {}) {
   virtualConsole.on('jsdomError', (error) => errors.push(String(error && (error.stack || error.message) || error)));
   const page = new JSDOM(html, { url, runScripts: 'outside-only', pretendToBeVisual: true, virtualConsole });
   const { window } = page;
-  window.__llmbench = { mounts: { createRoot: 0, hydrateRoot: 0, render: 0 } };
+  window.__llmbench = { mounts: { createRoot: 0, hydrateRoot: 0, render: 0 }, roots: [], legacy: [] };
   for (const [key, value] of Object.entries(storage)) window.localStorage.setItem(key, value);
   const fake = fakeFetch(window, routes);
   window.fetch = fake.fetch;
   window.matchMedia = window.matchMedia || (() => ({ matches: false, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {} }));
   window.scrollTo = () => {};
+  legacyKeyCodes(window);
   window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
   if (setup) await setup(window);
   window.addEventListener('error', (event) => errors.push(String(event.error && (event.error.stack || event.error.message) || event.message)));
-  window.eval(code);
+  compiled(code).runInContext(page.getInternalVMContext());
   await settle(window);
   const body = window.document.body;
   const queries = dom.getQueriesForElement(body);
@@ -201,11 +275,26 @@ export async function openApp(options = {}) {
     fireEvent: dom.fireEvent,
     waitFor: (callback, waitOptions = {}) => dom.waitFor(callback, { container: body, timeout: 2000, ...waitOptions }),
     within: dom.within,
-    user: userEvent.setup({ document: window.document }),
+    user: userEvent.setup({ ...(options.userOptions || {}), document: window.document }),
     calls: fake.calls, errors, mounts: window.__llmbench.mounts,
     settle: () => settle(window),
+    unmount: () => unmount(window),
     close: () => window.close(),
   };
+}
+
+/** Unmount every React root the page's app created (createRoot, hydrateRoot or the legacy
+ * render), then let pending work run. Returns how many roots were unmounted. */
+export async function unmount(window) {
+  const { roots, legacy } = window.__llmbench;
+  const count = roots.length + legacy.length;
+  for (const root of roots.splice(0)) root.unmount();
+  if (legacy.length) {
+    const { unmountComponentAtNode } = window.__llmbench.legacyApi || {};
+    for (const container of legacy.splice(0)) if (unmountComponentAtNode) unmountComponentAtNode(container);
+  }
+  await settle(window);
+  return count;
 }
 
 /** Let the page's pending work run (React's scheduler, promises, zero-delay timers). */
