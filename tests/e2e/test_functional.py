@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import read_results
+from tests.conftest import read_leaderboard, read_results
 from tests.functional_project import (
     ENTRY,
     TEST_MESSAGE,
@@ -115,3 +115,36 @@ def test_a_missing_toolchain_leaves_the_item_judged_with_the_error_line(
     assert functional["tests"] == [] and functional["rate"] == 0.0
     assert item["status"] == "scored" and item["accuracy"] == 4.0
     assert item["attempts"][0]["steps"][0]["tests_passed"] is None
+
+
+def test_a_judged_run_reports_each_judge_against_the_hidden_tests(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer
+) -> None:
+    """Through the local server: a judge that passes every criterion is measured against
+    the hidden tests of the functional criterion (A1, `tests: ["greets *"]`)."""
+    write_functional_project(pytester.path)
+    # Two candidates: `good` greets correctly, `bad` forgets the exclamation mark.
+    llm_server.policy.candidate = lambda body: answer(
+        "Hello, ${name}!" if body["model"] == "good" else "Hello, ${name}"
+    )
+    llm_server.policy.verdict = lambda step_id, criterion, text: True  # an over-trusting judge
+    result = pytester.runpytest(
+        "--llm-model=openai/good,openai/bad",
+        "--llm-judge=openai/judge",
+        f"--llm-api-base={llm_server.base_url}",
+        "--llm-attempts=2",
+    )
+    result.assert_outcomes(passed=2)
+    board = read_leaderboard(pytester.path)["leaderboard"]
+    by_verifier = {c["verifier"]: c for c in board["calibration"]}
+    judge = by_verifier["openai/judge"]
+    # good: 2 attempts, Pass and tests pass; bad: 2 attempts (not perfect: both run), Pass
+    # while the test fails.
+    assert (judge["n"], judge["both_pass"], judge["pass_tests_fail"]) == (4, 2, 2)
+    assert (judge["both_fail"], judge["fail_tests_pass"]) == (0, 0)
+    assert judge["agreement"] == 0.5
+    # The deterministic check (contains "function greet") says Pass for both, as the judge.
+    assert by_verifier["checks"]["pass_tests_fail"] == 2
+    rows = {r["model"]: r for r in board["models"]}
+    assert rows["openai/good"]["functional_rate"] == 1.0
+    assert rows["openai/bad"]["functional_rate"] == 0.0
