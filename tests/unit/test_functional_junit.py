@@ -60,6 +60,16 @@ def test_class_name_comes_from_the_package_and_the_file_name() -> None:
     assert junit.class_name("class B {}", "BTest.java") == "BTest"
 
 
+def test_mockito5_names_are_mapped_to_mockito_2() -> None:
+    source = "import static org.mockito.Mockito.verifyNoInteractions;\nverifyNoInteractions(a);"
+    assert junit.mockito5_compatible(source) == (
+        "import static org.mockito.Mockito.verifyZeroInteractions;\nverifyZeroInteractions(a);"
+    )
+    assert junit.mockito5_compatible("verifyNoInteractionsAtAll(a);") == (
+        "verifyNoInteractionsAtAll(a);"
+    )
+
+
 def _jars(folder: Path, names: list[str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for name in names:
@@ -95,12 +105,16 @@ def test_missing_jars_give_one_line_naming_them_and_the_packages(
 CALC = "package demo;\npublic class Calc { public int add(int a, int b) { return a + b; } }\n"
 CALC_TEST = """package demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.mockito.Mockito.verifyNoInteractions;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 @ExtendWith(MockitoExtension.class)
 class CalcTest {
-    @Test void adds() { assertEquals(3, new Calc().add(1, 2)); }
+    @Mock List<String> unused;
+    @Test void adds() { assertEquals(3, new Calc().add(1, 2)); verifyNoInteractions(unused); }
     @Test void claimsFour() { assertEquals(4, new Calc().add(1, 2), "one and two"); }
 }
 """
@@ -120,6 +134,8 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_suite_compiles_and_runs_the_tests_against_the_main_code(project: Path) -> None:
+    """With our MockitoExtension filling the @Mock field, and Mockito 5's
+    verifyNoInteractions compiled against Debian's Mockito 2."""
     run = junit.suite(project, ["src/test/java/demo/CalcTest.java", "pom.xml"], 120)
     assert run.error is None
     outcomes = {t.name: t for t in run.tests}
@@ -131,7 +147,7 @@ def test_suite_compiles_and_runs_the_tests_against_the_main_code(project: Path) 
 
 def test_tests_that_do_not_compile_give_a_broken_run_with_the_error(project: Path) -> None:
     test = project / "src/test/java/demo/CalcTest.java"
-    test.write_text(CALC_TEST.replace("new Calc().add(1, 2)); }", "new Calc().sub(1, 2)); }"))
+    test.write_text(CALC_TEST.replace("add(1, 2), ", "sub(1, 2), "), encoding="utf-8")
     run = junit.suite(project, ["src/test/java/demo/CalcTest.java"], 120)
     assert run.tests == ()
     assert run.error is not None and run.error.startswith("the tests and src/main/java do not")
