@@ -213,7 +213,13 @@ def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) ->
     compiled = sandbox.run(javac, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env)
     if compiled.returncode != 0:
         return Run.broken(f"{what} and src/main/java do not compile: {_compile_errors(compiled)}")
-    selected = sorted({class_name(_read(workspace / t), t) for t in tests})
+    declared = {class_name(_read(workspace / t), t) for t in tests}
+    # a file may hold only classes named otherwise; the launcher refuses unknown names
+    selected = sorted(
+        n for n in declared if (workspace / classes / f"{n.replace('.', '/')}.class").is_file()
+    )
+    if not selected:
+        return Run.broken(f"{what}: no class named after its file among {len(tests)} .java files")
     java = [
         tools.java, *JVM_FLAGS, f"-Djava.io.tmpdir={work.name}/tmp",
         "-cp", _classpath(workspace, classes, tools.jars), LAUNCHER,
