@@ -15,12 +15,13 @@ from pathlib import Path
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...schema.functional import FunctionalResult, acceptance_rate
+from .junit import hidden as run_junit_hidden
 from .node import run_node
 from .outcome import Run
 from .workspace import materialise
 
 Runner = Callable[[Path, Path, float], Run]
-RUNNERS: dict[str, Runner] = {"node": run_node}
+RUNNERS: dict[str, Runner] = {"node": run_node, "junit": run_junit_hidden}
 _POOL = ThreadPoolExecutor(
     max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="llmbench-tests"
 )

@@ -1,0 +1,272 @@
+"""JUnit 5 tests, compiled with javac and run by JUnit's console launcher in one JVM per
+run, both in the sandbox, on the jars of Debian's packages (scripts/install-test-tools):
+junit5 (the console launcher, Jupiter included), libmockito-java (mockito-core with Byte
+Buddy and Objenesis), the EJB and JPA APIs of Geronimo, and AssertJ and Hamcrest when
+present. Debian has no mockito-junit-jupiter: java/org/mockito/junit/jupiter/ holds our
+own MockitoExtension and MockitoSettings on mockito-core's session API, compiled with
+every run. Debian's Mockito is 2.23: of the newer API the answers are asked for, only
+verifyNoInteractions is mapped (MOCKITO5_NAMES); mockStatic, mockConstruction and
+@Mock(lenient = true) do not compile.
+
+- `hidden`: the hidden tests (any *.java under the hidden folder) against the
+  workspace's src/main/java (acceptance mode).
+- `suite`: the answer's own tests against the workspace's src/main/java (mutation mode:
+  the driver calls it on the dataset and on each mutant).
+
+Outcomes come from the launcher's XML reports: one per test, named Class.method.
+Jars are looked for in $LLMBENCH_JAVA_LIBS (folders, os.pathsep-separated) or
+/usr/share/java."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...schema.functional import TestOutcome
+from .. import sandbox
+from .outcome import Run
+
+SUPPORT = Path(__file__).with_name("java")  # our MockitoExtension, compiled with the tests
+DEFAULT_LIBS = ("/usr/share/java",)
+REQUIRED: dict[str, tuple[str, ...]] = {  # what -> jar file names, the first found is used
+    "JUnit 5 console launcher": ("junit-platform-console-standalone.jar",),
+    "Mockito": ("mockito-core.jar",),
+    "Byte Buddy": ("byte-buddy.jar",),
+    "Objenesis": ("objenesis.jar",),
+    "EJB API": ("geronimo-ejb-3.2-spec.jar",),
+    "JPA API": ("geronimo-jpa_2.0_spec.jar",),
+}
+OPTIONAL = ("byte-buddy-agent.jar", "assertj-core.jar", "hamcrest.jar")
+DEBIAN = "junit5 libmockito-java libgeronimo-ejb-3.2-spec-java libgeronimo-jpa-2.0-spec-java"
+# (AssertJ and Hamcrest: libassertj-core-java, libhamcrest-java)
+LAUNCHER = "org.junit.platform.console.ConsoleLauncher"
+# One short-lived JVM: the client compiler only and the serial collector start fastest
+# (javac 2.0 s instead of 4.5 s on the LegacyEJBService suite); the heap is capped so the
+# sandbox's RLIMIT_DATA (which counts the committed heap) holds it.
+JVM_FLAGS = (
+    "-XX:TieredStopAtLevel=1",
+    "-XX:+UseSerialGC",
+    "-Xms64m",
+    "-Xmx512m",
+    "-Xss1m",
+    "-XX:-UsePerfData",
+)
+MEMORY_MB = 1024  # RLIMIT_DATA: the LegacyEJBService suite fails at 384, runs at 512
+MAX_REPORT_BYTES = 5_000_000
+MAX_ERROR_LINES = 6
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+# The answers are written for Mockito 5. verifyNoInteractions (Mockito 3.1) is
+# verifyZeroInteractions in 2.23: weaker (it allows interactions already verified), never
+# failing a test the newer one passes.
+MOCKITO5_NAMES = ((re.compile(r"\bverifyNoInteractions\b"), "verifyZeroInteractions"),)
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    javac: str
+    java: str
+    jars: tuple[Path, ...]
+
+
+def library_dirs() -> list[Path]:
+    written = os.environ.get("LLMBENCH_JAVA_LIBS")
+    return [Path(p) for p in (written.split(os.pathsep) if written else DEFAULT_LIBS) if p]
+
+
+def find_jars(dirs: list[Path]) -> tuple[list[Path], list[str]]:
+    """(the jars for the classpath, the names of the required ones not found)."""
+
+    def first(names: tuple[str, ...]) -> Path | None:
+        return next((d / n for n in names for d in dirs if (d / n).is_file()), None)
+
+    jars: list[Path] = []
+    missing: list[str] = []
+    for what, names in REQUIRED.items():
+        found = first(names)
+        if found is None:
+            missing.append(f"{what} ({' or '.join(names)})")
+        else:
+            jars.append(found)
+    jars.extend(p for p in (first((n,)) for n in OPTIONAL) if p is not None)
+    return jars, missing
+
+
+def toolchain() -> Toolchain | str:
+    """javac, the java beside it and the jars, or the one line saying what is missing."""
+    home = os.environ.get("JAVA_HOME")
+    javac = shutil.which("javac", path=f"{home}/bin" if home else None) or shutil.which("javac")
+    if javac is None:
+        return "javac is not installed: a JDK 17 is needed (Debian: openjdk-17-jdk-headless)"
+    java = Path(javac).resolve().with_name("java")
+    dirs = library_dirs()
+    jars, missing = find_jars(dirs)
+    if missing:
+        where = os.pathsep.join(str(d) for d in dirs)
+        return (
+            f"JUnit jars missing from {where}: {', '.join(missing)}; run scripts/install-test-tools"
+            f" (Debian packages {DEBIAN}) or set LLMBENCH_JAVA_LIBS"
+        )
+    return Toolchain(javac, str(java) if java.is_file() else "java", tuple(jars))
+
+
+def class_name(source: str, file_name: str) -> str:
+    """The top-level class a source file declares: its package and the file's name."""
+    found = _PACKAGE.search(source)
+    stem = file_name.rsplit("/", 1)[-1].removesuffix(".java")
+    return f"{found.group(1)}.{stem}" if found else stem
+
+
+def _first_lines(text: str, count: int = 3) -> str:
+    lines = [
+        line for line in text.strip().splitlines() if line.strip() and not line.startswith("\tat ")
+    ]
+    return "\n".join(lines[:count])[:600]
+
+
+def read_reports(folder: Path) -> list[TestOutcome]:
+    """Every test case of the launcher's XML reports (TEST-*.xml); skipped ones left out,
+    an unreadable or oversized report ignored."""
+    outcomes: list[TestOutcome] = []
+    for report in sorted(folder.glob("TEST-*.xml")) if folder.is_dir() else []:
+        try:
+            if report.is_symlink() or report.stat().st_size > MAX_REPORT_BYTES:
+                continue
+            root = ET.parse(report).getroot()
+        except (OSError, ET.ParseError):
+            continue
+        for case in root.iter("testcase"):
+            problems = [c for c in case if c.tag in ("failure", "error", "skipped")]
+            if problems and problems[0].tag == "skipped":
+                continue
+            owner = case.get("classname", "").rsplit(".", 1)[-1]
+            method = case.get("name", "").removesuffix("()")
+            message = ""
+            if problems:
+                detail = problems[0]
+                attributes = [detail.get("type", ""), detail.get("message", "")]
+                message = _first_lines(detail.text or ": ".join(filter(None, attributes)))
+            name = f"{owner}.{method}" if owner else method
+            outcomes.append(TestOutcome(name=name[:300], passed=not problems, message=message))
+    return outcomes
+
+
+def _quoted(path: str) -> str:  # one argument of a javac @file
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _compile_errors(outcome: sandbox.Outcome) -> str:
+    if outcome.killed:
+        return f"stopped at the {outcome.killed}"
+    text = outcome.stderr or outcome.stdout
+    lines = [
+        line
+        for line in text.splitlines()
+        if ": error:" in line or line.startswith(("error:", "  symbol:"))
+    ]
+    shown = lines[:MAX_ERROR_LINES] or text.strip().splitlines()[:MAX_ERROR_LINES]
+    return " | ".join(line.strip() for line in shown)[:800] or f"javac exit {outcome.returncode}"
+
+
+def _main_sources(workspace: Path) -> list[str]:
+    main = workspace / "src" / "main" / "java"
+    return sorted(
+        p.relative_to(workspace).as_posix()
+        for p in main.rglob("*.java")
+        if p.is_file() and not p.is_symlink()
+    )
+
+
+def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
+    resources = [
+        r for r in ("src/test/resources", "src/main/resources") if (workspace / r).is_dir()
+    ]
+    return os.pathsep.join([classes, *resources, *(str(j) for j in jars)])
+
+
+def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) -> Run:
+    """Compile src/main/java with `tests` (workspace-relative .java files) and run the
+    test classes they declare in one JVM; `what` names the tests in a compile error."""
+    started = time.monotonic()
+    tools = toolchain()
+    if isinstance(tools, str):
+        return Run.broken(tools)
+    if not tests:
+        return Run.broken(f"{what}: no .java test file")
+    work = workspace / f".llmbench-junit-{secrets.token_hex(4)}"
+    (work / "tmp").mkdir(parents=True)
+    classes, reports = f"{work.name}/classes", f"{work.name}/reports"
+    support = sorted(str(p) for p in SUPPORT.rglob("*.java"))
+    arguments = [
+        "-d", classes, "-cp", os.pathsep.join(str(j) for j in tools.jars),
+        "--release", "17", "-encoding", "UTF-8", "-nowarn", "-proc:none", "-Xmaxerrs", "20",
+        *sorted({*_main_sources(workspace), *tests}), *support,
+    ]  # fmt: skip
+    (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
+    javac = [tools.javac, *(f"-J{flag}" for flag in JVM_FLAGS), f"@{work.name}/javac.args"]
+    env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
+    compiled = sandbox.run(javac, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env)
+    if compiled.returncode != 0:
+        return Run.broken(f"{what} and src/main/java do not compile: {_compile_errors(compiled)}")
+    declared = {class_name(_read(workspace / t), t) for t in tests}
+    # a file may hold only classes named otherwise; the launcher refuses unknown names
+    selected = sorted(
+        n for n in declared if (workspace / classes / f"{n.replace('.', '/')}.class").is_file()
+    )
+    if not selected:
+        return Run.broken(f"{what}: no class named after its file among {len(tests)} .java files")
+    java = [
+        tools.java, *JVM_FLAGS, f"-Djava.io.tmpdir={work.name}/tmp",
+        "-cp", _classpath(workspace, classes, tools.jars), LAUNCHER,
+        "--disable-banner", "--disable-ansi-colors", "--details=none",
+        "--include-classname=.*", f"--reports-dir={reports}",
+        *(f"--select-class={name}" for name in selected),
+    ]  # fmt: skip
+    remaining = max(1.0, timeout_s - (time.monotonic() - started))
+    outcome = sandbox.run(java, workspace, timeout=remaining, memory_mb=MEMORY_MB, env=env)
+    return Run.of(read_reports(workspace / reports), outcome)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def hidden(workspace: Path, hidden: Path, timeout_s: float) -> Run:
+    """The hidden JUnit tests (every .java file under `hidden`) on the workspace's code."""
+    tests = sorted(
+        p.relative_to(workspace).as_posix()
+        for p in hidden.rglob("*.java")
+        if p.is_file() and not p.is_symlink()
+    )
+    return run_junit(workspace, tests, timeout_s, "the hidden tests")
+
+
+def mockito5_compatible(source: str) -> str:
+    """The test source with the Mockito 3-5 names Debian's Mockito 2.23 lacks renamed to
+    their 2.23 counterparts (MOCKITO5_NAMES)."""
+    for pattern, replacement in MOCKITO5_NAMES:
+        source = pattern.sub(replacement, source)
+    return source
+
+
+def suite(workspace: Path, test_files: list[str], timeout_s: float) -> Run:
+    """The answer's own tests (workspace-relative paths; .java files are compiled, test
+    classes among them run) on the workspace's code."""
+    tests = sorted(
+        t
+        for t in test_files
+        if t.endswith(".java") and (workspace / t).is_file() and not (workspace / t).is_symlink()
+    )
+    for test in tests:
+        source = _read(workspace / test)
+        if (compatible := mockito5_compatible(source)) != source:
+            (workspace / test).write_text(compatible, encoding="utf-8")
+    return run_junit(workspace, tests, timeout_s, "the tests")

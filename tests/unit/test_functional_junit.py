@@ -1,0 +1,154 @@
+"""The JUnit runner: its jar lookup, its reading of the launcher's XML reports, and one
+small project compiled and run for real (skipped where there is no JDK or no jars)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.code.functional import junit
+
+REPORT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="JUnit Jupiter" tests="6" skipped="1" failures="1" errors="1">
+<testcase name="adds()" classname="demo.CalcTest" time="0.01"/>
+<testcase name="wrong()" classname="demo.CalcTest" time="0.01">
+<failure message="expected: &lt;4&gt; but was: &lt;3&gt;" type="org.opentest4j.AssertionFailedError">\
+org.opentest4j.AssertionFailedError: expected: &lt;4&gt; but was: &lt;3&gt;
+\tat org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:55)
+\tat demo.CalcTest.wrong(CalcTest.java:9)
+</failure>
+</testcase>
+<testcase name="npe()" classname="demo.CalcTest"><error type="java.lang.NullPointerException"/></testcase>
+<testcase name="off()" classname="demo.CalcTest"><skipped/></testcase>
+<testcase name="inner()" classname="demo.CalcTest$Inner"/>
+<testcase name="param(int)[2]" classname="demo.CalcTest"><failure message="no"/></testcase>
+</testsuite>
+"""
+
+
+def test_reports_give_one_outcome_per_test_named_class_dot_method(tmp_path: Path) -> None:
+    (tmp_path / "TEST-junit-jupiter.xml").write_text(REPORT, encoding="utf-8")
+    (tmp_path / "TEST-junit-vintage.xml").write_text("<testsuite", encoding="utf-8")  # cut off
+    outcomes = {o.name: o for o in junit.read_reports(tmp_path)}
+    assert set(outcomes) == {
+        "CalcTest.adds",
+        "CalcTest.wrong",
+        "CalcTest.npe",
+        "CalcTest$Inner.inner",
+        "CalcTest.param(int)[2]",
+    }  # the skipped test is left out, the broken report ignored
+    assert outcomes["CalcTest.adds"].passed and outcomes["CalcTest$Inner.inner"].passed
+    wrong = outcomes["CalcTest.wrong"]
+    assert not wrong.passed
+    assert wrong.message == "org.opentest4j.AssertionFailedError: expected: <4> but was: <3>"
+    assert not outcomes["CalcTest.npe"].passed and outcomes["CalcTest.npe"].message == (
+        "java.lang.NullPointerException"
+    )
+    assert outcomes["CalcTest.param(int)[2]"].message == "no"
+
+
+def test_a_missing_report_folder_gives_no_outcome(tmp_path: Path) -> None:
+    assert junit.read_reports(tmp_path / "absent") == []
+
+
+def test_class_name_comes_from_the_package_and_the_file_name() -> None:
+    source = "// package not.this;\n/* header */\npackage com.acme.orders;\n\nclass A {}\n"
+    assert junit.class_name(source, "src/test/java/com/acme/orders/ATest.java") == (
+        "com.acme.orders.ATest"
+    )
+    assert junit.class_name("class B {}", "BTest.java") == "BTest"
+
+
+def test_mockito5_names_are_mapped_to_mockito_2() -> None:
+    source = "import static org.mockito.Mockito.verifyNoInteractions;\nverifyNoInteractions(a);"
+    assert junit.mockito5_compatible(source) == (
+        "import static org.mockito.Mockito.verifyZeroInteractions;\nverifyZeroInteractions(a);"
+    )
+    assert junit.mockito5_compatible("verifyNoInteractionsAtAll(a);") == (
+        "verifyNoInteractionsAtAll(a);"
+    )
+
+
+def _jars(folder: Path, names: list[str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (folder / name).write_bytes(b"PK")
+
+
+def test_jar_lookup_takes_each_required_jar_from_the_first_folder_holding_it(
+    tmp_path: Path,
+) -> None:
+    required = [names[0] for names in junit.REQUIRED.values()]
+    _jars(tmp_path / "a", required[:2])
+    _jars(tmp_path / "b", [*required, "assertj-core.jar"])
+    jars, missing = junit.find_jars([tmp_path / "a", tmp_path / "b"])
+    assert missing == []
+    assert jars[:2] == [tmp_path / "a" / n for n in required[:2]]
+    assert jars[2:] == [tmp_path / "b" / n for n in [*required[2:], "assertj-core.jar"]]
+
+
+def test_missing_jars_give_one_line_naming_them_and_the_packages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _jars(tmp_path, ["junit-platform-console-standalone.jar", "byte-buddy.jar"])
+    monkeypatch.setenv("LLMBENCH_JAVA_LIBS", str(tmp_path))
+    if junit.shutil.which("javac") is None:
+        pytest.skip("javac is not installed here")
+    why = junit.toolchain()
+    assert isinstance(why, str) and "\n" not in why
+    assert "Mockito (mockito-core.jar)" in why and "Objenesis" in why
+    assert "JUnit 5 console launcher" not in why
+    assert "libmockito-java" in why and str(tmp_path) in why
+
+
+CALC = "package demo;\npublic class Calc { public int add(int a, int b) { return a + b; } }\n"
+CALC_TEST = """package demo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.mockito.Mockito.verifyNoInteractions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+@ExtendWith(MockitoExtension.class)
+class CalcTest {
+    @Mock List<String> unused;
+    @Test void adds() { assertEquals(3, new Calc().add(1, 2)); verifyNoInteractions(unused); }
+    @Test void claimsFour() { assertEquals(4, new Calc().add(1, 2), "one and two"); }
+}
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    if isinstance(why := junit.toolchain(), str):
+        pytest.skip(why)
+    for path, text in {
+        "src/main/java/demo/Calc.java": CALC,
+        "src/test/java/demo/CalcTest.java": CALC_TEST,
+    }.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_suite_compiles_and_runs_the_tests_against_the_main_code(project: Path) -> None:
+    """With our MockitoExtension filling the @Mock field, and Mockito 5's
+    verifyNoInteractions compiled against Debian's Mockito 2."""
+    run = junit.suite(project, ["src/test/java/demo/CalcTest.java", "pom.xml"], 120)
+    assert run.error is None
+    outcomes = {t.name: t for t in run.tests}
+    assert set(outcomes) == {"CalcTest.adds", "CalcTest.claimsFour"}
+    assert outcomes["CalcTest.adds"].passed
+    assert not outcomes["CalcTest.claimsFour"].passed
+    assert "one and two ==> expected: <4> but was: <3>" in outcomes["CalcTest.claimsFour"].message
+
+
+def test_tests_that_do_not_compile_give_a_broken_run_with_the_error(project: Path) -> None:
+    test = project / "src/test/java/demo/CalcTest.java"
+    test.write_text(CALC_TEST.replace("add(1, 2), ", "sub(1, 2), "), encoding="utf-8")
+    run = junit.suite(project, ["src/test/java/demo/CalcTest.java"], 120)
+    assert run.tests == ()
+    assert run.error is not None and run.error.startswith("the tests and src/main/java do not")
+    assert "CalcTest.java" in run.error and "cannot find symbol" in run.error
