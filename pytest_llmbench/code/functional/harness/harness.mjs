@@ -79,9 +79,19 @@ function plugin() {
   };
 }
 
+// One test file opens the same app many times; its workspace does not change meanwhile.
+const built = new Map();
+
 /** Bundle `entry` (a workspace path) or `source` (code resolved from the workspace) into
- * one browser script; throws an Error listing esbuild's messages when it does not build. */
-export async function bundle({ entry = null, source = null, loader = 'tsx' } = {}) {
+ * one browser script; throws an Error listing esbuild's messages when it does not build.
+ * The result is kept for the rest of the test file (same arguments, same script). */
+export function bundle({ entry = null, source = null, loader = 'tsx' } = {}) {
+  const key = JSON.stringify([entry, source, loader]);
+  if (!built.has(key)) built.set(key, build({ entry, source, loader }));
+  return built.get(key);
+}
+
+async function build({ entry, source, loader }) {
   const options = {
     bundle: true, write: false, format: 'iife', platform: 'browser', target: 'es2020',
     jsx: 'automatic', logLevel: 'silent', nodePaths: [modules], absWorkingDir: workspace,
