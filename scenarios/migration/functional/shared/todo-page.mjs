@@ -29,7 +29,7 @@ export async function openTodos({ key, hash = '#/', todos = null, angular = true
   });
   // a failed wait reports the assertion's own words, without a dump of the page
   const waitFor = app.waitFor;
-  app.waitFor = (callback, options = {}) => waitFor(callback, { onTimeout: (error) => error, ...options });
+  app.waitFor = (callback, options = {}) => waitFor(callback, { timeout: 4000, onTimeout: (error) => error, ...options });
   app.key = key;
   return app;
 }

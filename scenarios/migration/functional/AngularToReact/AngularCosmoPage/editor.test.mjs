@@ -88,7 +88,7 @@ async function open(hash, { routes = {}, storage = {}, confirm = true, prompt = 
   app.dialogs = dialogs;
   // a failed wait reports the assertion's own words, without a dump of the page
   const waitFor = app.waitFor;
-  app.waitFor = (callback, options = {}) => waitFor(callback, { onTimeout: (error) => error, ...options });
+  app.waitFor = (callback, options = {}) => waitFor(callback, { timeout: 4000, onTimeout: (error) => error, ...options });
   return app;
 }
 

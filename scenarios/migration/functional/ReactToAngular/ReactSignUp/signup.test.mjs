@@ -14,7 +14,7 @@ const MESSAGES = [
 async function open() {
   const app = await openApp({ angular: true });
   const waitFor = app.waitFor;
-  app.waitFor = (callback, options = {}) => waitFor(callback, { onTimeout: (error) => error, ...options });
+  app.waitFor = (callback, options = {}) => waitFor(callback, { timeout: 4000, onTimeout: (error) => error, ...options });
   return app;
 }
 
