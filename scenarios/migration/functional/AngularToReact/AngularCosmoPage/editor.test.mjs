@@ -267,6 +267,7 @@ test('routing: #/pages, #/pages/new and #/pages/:id open the list and the editor
   await lost.findByText('About us');
   await lost.user.click(control(lost, 'New page'));
   await lost.waitFor(() => assert.equal(hashOf(lost), '#/pages/new', '"New page" should open #/pages/new'));
+  await lost.waitFor(() => assert.equal(field(lost, 'Title').value, '', '#/pages/new should show the editor with an empty title'));
   await heading(lost, 'New page');
   lost.close();
   const edit = await open('#/pages/1');
