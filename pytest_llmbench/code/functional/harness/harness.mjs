@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ANGULAR_ENTRY, ANGULAR_HTML, angularEntry, angularPlugin } from './angular.mjs';
 
 export const workspace = process.env.LLMBENCH_WORKSPACE || process.cwd();
 const modules = process.env.LLMBENCH_NODE_MODULES || path.join(process.cwd(), 'node_modules');
@@ -117,17 +118,22 @@ const bundles = new Map(); // one build per entry or source in a test process
 
 /** Bundle `entry` (a workspace path) or `source` (code resolved from the workspace) into
  * one browser script; throws an Error listing esbuild's messages when it does not build.
+ * `angular`: an Angular app compiled just in time (angular.mjs).
  * The workspace does not change while the tests run, so each build is made once per test
  * process (pass `fresh: true`, or `cache: false`, after writing into the workspace). */
-export async function bundle({ entry = null, source = null, loader = 'tsx', fresh = false, cache = true } = {}) {
-  const key = JSON.stringify([entry, source, loader]);
-  if (fresh || !cache || !bundles.has(key)) bundles.set(key, build({ entry, source, loader }));
+export async function bundle({ entry = null, source = null, loader = 'tsx', angular = false, fresh = false, cache = true } = {}) {
+  const key = JSON.stringify([entry, source, loader, angular]);
+  if (fresh || !cache || !bundles.has(key)) bundles.set(key, build({ entry, source, loader, angular }));
   return bundles.get(key);
 }
 
-async function build({ entry, source, loader }) {
+async function build({ entry, source, loader, angular }) {
+  if (angular && !existsSync(path.join(modules, '@angular', 'core', 'package.json'))) {
+    throw new Error(`the Angular packages are missing from ${modules}: run scripts/install-test-tools in the project`);
+  }
   const options = {
-    bundle: true, write: false, format: 'iife', platform: 'browser', target: 'es2020',
+    // Angular: async/await lowered so that zone.js sees every continuation
+    bundle: true, write: false, format: 'iife', platform: 'browser', target: angular ? 'es2016' : 'es2020',
     jsx: 'automatic', logLevel: 'silent', nodePaths: [modules], absWorkingDir: workspace,
     loader: { '.js': 'jsx', '.ts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' },
     define: {
@@ -135,9 +141,10 @@ async function build({ entry, source, loader }) {
       'import.meta.env.PROD': 'false', 'import.meta.env.MODE': '"development"',
       'import.meta.env.BASE_URL': '"/"', 'import.meta.env': '{"DEV":true,"PROD":false,"MODE":"development","BASE_URL":"/"}',
     },
-    plugins: [plugin()],
+    plugins: angular ? [plugin(), angularPlugin(requireFrom)] : [plugin()],
   };
   if (source !== null) options.stdin = { contents: source, resolveDir: workspace, loader, sourcefile: 'llmbench-entry.tsx' };
+  else if (angular) options.stdin = { contents: angularEntry(entry), resolveDir: workspace, loader: 'js', sourcefile: 'llmbench-angular-entry.js' };
   else options.entryPoints = [path.join(workspace, entry)];
   try {
     const result = await esbuild.build(options);
@@ -232,6 +239,8 @@ export function fakeFetch(window, routes = {}) {
  *   routes:  a fake fetch's routes (see fakeFetch)
  *   setup:   (window) => void, run before the app starts (stubs of browser APIs)
  *   userOptions: options of user-event's setup, e.g. {delay: null} (no pause between keys)
+ *   angular: true for an Angular app (angular.mjs): default page src/index.html, entry
+ *            src/main.ts, compiled just in time with zone.js (see also openAngularApp)
  * Returns the page: window, document, Testing Library's queries on the body (getByRole,
  * findByText, ...), fireEvent, waitFor, user (user-event), calls (fetch), errors (uncaught
  * errors and console.error lines), mounts ({createRoot, hydrateRoot, render} counts),
@@ -239,16 +248,17 @@ export function fakeFetch(window, routes = {}) {
  * clean-ups) and close(). Throws when the app does not build or its code throws while starting.
  */
 export async function openApp(options = {}) {
-  const { url = 'http://localhost/', storage = {}, routes = {}, setup = null } = options;
-  const htmlPath = options.html === null ? null : find(options.html || HTML);
+  const { url = 'http://localhost/', storage = {}, routes = {}, setup = null, angular = false } = options;
+  const htmlPath = options.html === null ? null : find(options.html || (angular ? ANGULAR_HTML : HTML));
   let html = htmlPath ? bodyOf(read(htmlPath)) : '<!DOCTYPE html><html><body><div id="root"></div></body></html>';
   if (options.markup) html = options.markup;
   let code;
   if (options.source) code = await bundle({ source: options.source });
   else {
-    const entry = find(options.entry || ENTRY);
-    if (!entry) throw new Error(`no entry module: none of ${[].concat(options.entry || ENTRY).join(', ')}`);
-    code = await bundle({ entry });
+    const candidates = options.entry || (angular ? ANGULAR_ENTRY : ENTRY);
+    const entry = find(candidates);
+    if (!entry) throw new Error(`no entry module: none of ${[].concat(candidates).join(', ')}`);
+    code = await bundle({ entry, angular });
   }
   const errors = [];
   const virtualConsole = new VirtualConsole();
@@ -303,4 +313,9 @@ export async function settle(window, rounds = 5) {
     await new Promise((resolve) => window.setTimeout(resolve, 0));
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** openApp for an Angular app: src/index.html, src/main.ts, compiled just in time. */
+export function openAngularApp(options = {}) {
+  return openApp({ ...options, angular: true });
 }
