@@ -4,7 +4,7 @@ The public AIRUN analyzer (docs/airun.md, "Complexity") runs ESLint 8 with
 @typescript-eslint/parser for every file and the rules `complexity` (max 0) and
 `max-lines` (max 0), so ESLint reports every unit's complexity and every file's line
 count; it adds up the units per file. We run the same ESLint and parser (pinned in
-package.json, installed by `npm ci`) through node in the sandbox (sandbox.start: memory
+package.json, installed by scripts/install-runners) through node in the sandbox (sandbox.start: memory
 limit, no network; a time limit per request), one long-lived node process per Python
 process, with the same rules, and read the numbers from the messages:
 
@@ -221,7 +221,7 @@ def measure_texts(files: list[tuple[str, str]]) -> list[EslintFigures]:
     modules = modules_dir()
     node = shutil.which("node")
     if modules is None or node is None:
-        raise EslintBroken("node or eslint is not installed (run `npm ci` in the project)")
+        raise EslintBroken("node or eslint is not installed (run scripts/install-runners in the project)")
     if not files:
         return []
     return [_figures(messages) for messages in _WORKER.ask(node, modules, files)]

@@ -5,7 +5,7 @@
 | python, json, yaml        | compile() / json / yaml.safe_load in a Python subprocess  |
 | javascript                | node: each file parsed as a script, else as an ES module  |
 |                           | (what `node --check` does), all files in one node process |
-| jsx, typescript, tsx      | esbuild (npm, `npm ci` in the project), one run for all   |
+| jsx, typescript, tsx      | esbuild (npm, scripts/install-runners), one run for all  |
 | java                      | javac, parse phase only (no class path needed)            |
 | html, css, scss, vue      | the structural checks of structure.py, in process         |
 
@@ -332,7 +332,7 @@ def _run_group(
     tool = _tool(kind)
     if tool is None:
         reason = f"{kind} is not installed" + (
-            " (run `npm ci` in the project)" if kind == "esbuild" else ""
+            " (run scripts/install-runners in the project)" if kind == "esbuild" else ""
         )
         return [
             FileCheck(path=f[0], language=f[1], status="not checked", reason=reason) for f in files

@@ -18,6 +18,7 @@ import pytest
 
 from ..redaction import redact_data
 from ..settings import Settings
+from .functional import unavailable_lines
 from .item_report import calls_of, outcome_of, result_of
 
 if TYPE_CHECKING:
@@ -148,6 +149,8 @@ class ReportCollector:
                     "check is not checked, so scores differ from a run with them",
                     yellow=True,
                 )
+            for line in unavailable_lines(self.items.values()):
+                terminalreporter.write_line(line, yellow=True)
         terminalreporter.section("llmbench usage")
         this_run = [r for n, r in self.items.items() if n not in self.resumed]
         earlier = [r for n, r in self.items.items() if n in self.resumed]

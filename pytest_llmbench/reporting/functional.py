@@ -96,3 +96,16 @@ def calibration(items: Iterable[ItemResult]) -> list[Calibration]:
             checks.append((step.check.passed, tests))
     rows = [_figures(judge, "judge", pairs) for judge, pairs in sorted(judges.items())]
     return rows + ([_figures(CHECKS, "check", checks)] if checks else [])
+
+
+def unavailable_lines(items: Iterable[ItemResult]) -> list[str]:
+    """One terminal line per reason hidden tests did not run for want of a toolchain."""
+    reasons: dict[str, int] = defaultdict(int)
+    for item in items:
+        for attempt in item.attempts:
+            if attempt.functional is not None and attempt.functional.unavailable:
+                reasons[attempt.functional.error or "the runner is missing"] += 1
+    return [
+        f"llmbench: hidden tests not run on {count} attempt(s): {why}"
+        for why, count in sorted(reasons.items())
+    ]

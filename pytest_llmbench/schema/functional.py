@@ -43,6 +43,12 @@ class FunctionalResult(BaseModel):
     feedback: bool = Field(
         default=False, description="this attempt had the previous one's failures"
     )
+    unavailable: bool = Field(
+        default=False,
+        description="this machine lacks the runner's toolchain (checked before anything of the "
+        "answer is written or run): nothing ran, and the attempt is left out of the item's "
+        "functional figures; `error` says what to install",
+    )
     unmatched: list[str] = Field(
         default_factory=list,
         description="criteria's `tests:` patterns that matched no hidden test that ran, as "

@@ -136,11 +136,14 @@ def functional_figures(
 ) -> tuple[float | None, bool | None, bool | None]:
     """(functional_rate, pass_at_1, pass_after_feedback) of an item: the mean rate of its
     attempts' runs; whether attempt 1 passed every hidden test; with feedback, whether some
-    attempt did. All None when no attempt ran hidden tests."""
-    runs = [a.functional for a in attempts if a.functional is not None]
+    attempt did. All None when no attempt ran hidden tests (a machine without the runner's
+    toolchain runs none: those attempts are left out, not counted as failures)."""
+    runs = [
+        a.functional for a in attempts if a.functional is not None and not a.functional.unavailable
+    ]
     if not runs:
         return None, None, None
-    first = next((a.functional for a in attempts if a.attempt == 1), None)
+    first = next((r for a in attempts if a.attempt == 1 and (r := a.functional) in runs), None)
     return (
         mean(r.rate for r in runs),
         first.all_passed if first is not None else None,

@@ -101,7 +101,7 @@ def test_functional_off_runs_no_hidden_test(pytester: pytest.Pytester) -> None:
     bad.stderr.fnmatch_lines(["*--llm-feedback: needs the hidden tests*--llm-functional=off*"])
 
 
-def test_a_missing_toolchain_leaves_the_item_judged_with_the_error_line(
+def test_a_missing_toolchain_leaves_the_item_judged_and_out_of_the_functional_figures(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     write_functional_project(pytester.path)
@@ -111,9 +111,14 @@ def test_a_missing_toolchain_leaves_the_item_judged_with_the_error_line(
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
     (item,) = read_results(pytester.path)
     functional = item["attempts"][0]["functional"]
-    assert functional["error"].startswith("node's test packages are missing: run `npm ci`")
-    assert functional["tests"] == [] and functional["rate"] == 0.0
+    assert functional["error"].startswith("node's test packages are missing: run scripts/")
+    assert functional["tests"] == [] and functional["unavailable"] is True
+    # The machine's lack, not the answer's: no figure rather than a 0.
+    assert (item["functional_rate"], item["pass_at_1"]) == (None, None)
     assert item["status"] == "scored" and item["accuracy"] == 4.0
+    assert "hidden tests not run on 1 attempt(s): node's test packages are missing" in (
+        result.stdout.str()
+    )
     assert item["attempts"][0]["steps"][0]["tests_passed"] is None
 
 

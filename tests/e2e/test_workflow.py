@@ -4,7 +4,7 @@ The commands come from .github/workflows/benchmark.yml itself, with the matrix m
 replaced by an offline model and the artifact upload/download replaced by moving each
 shard's report dir to where download-artifact puts it (shards/<artifact name>/). The
 Install steps are not repeated: the test runs in this installed checkout (`pip install -e .`
-and `npm ci` are the README's set-up).
+and `scripts/install-runners` are the README's set-up).
 """
 
 from __future__ import annotations

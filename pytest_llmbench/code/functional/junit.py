@@ -115,6 +115,12 @@ def toolchain() -> Toolchain | str:
     return Toolchain(javac, str(java) if java.is_file() else "java", tuple(jars))
 
 
+def missing() -> str | None:
+    """Why this machine cannot run JUnit tests, or None."""
+    found = toolchain()
+    return found if isinstance(found, str) else None
+
+
 def class_name(source: str, file_name: str) -> str:
     """The top-level class a source file declares: its package and the file's name."""
     found = _PACKAGE.search(source)

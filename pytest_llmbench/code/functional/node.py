@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 from ...schema.functional import TestOutcome
@@ -33,6 +34,17 @@ def modules_dir(needed: tuple[str, ...] = NEEDED) -> Path | None:
     for root in roots:
         if all((root / name / "package.json").is_file() for name in needed):
             return root.resolve()
+    return None
+
+
+def missing() -> str | None:
+    """Why this machine cannot run node tests, or None."""
+    if shutil.which("node") is None:
+        return "node is not installed: Node.js 18 or newer must be on the PATH"
+    if modules_dir() is None:
+        return (
+            "node's test packages are missing: run scripts/install-test-tools (package-lock.json)"
+        )
     return None
 
 

@@ -11,11 +11,14 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Literal
 
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...schema.functional import FunctionalResult, acceptance_rate
 from .junit import hidden as run_junit_hidden
+from .junit import missing as junit_missing
+from .node import missing as node_missing
 from .node import run_node
 from .outcome import Run
 from .workspace import materialise
@@ -56,14 +59,27 @@ Mode = Callable[[Functional, "Dataset | None", Iterable[tuple[str, str]]], Funct
 MODES: dict[str, Mode] = {"acceptance": run_acceptance}
 
 
+# Per runner: why this machine cannot run it (a missing toolchain), or None.
+MISSING: dict[str, Callable[[], str | None]] = {"node": node_missing, "junit": junit_missing}
+
+
+def _mode_name(functional: Functional) -> Literal["acceptance", "mutation"]:
+    return "mutation" if functional.mode == "mutation" else "acceptance"
+
+
 def run_functional(
     functional: Functional, dataset: Dataset | None, answer_files: Iterable[tuple[str, str]]
 ) -> FunctionalResult:
+    why = MISSING[functional.runner]() if functional.runner in MISSING else None
+    if why is not None:  # the machine's, not the answer's: nothing of the answer has run
+        return FunctionalResult(
+            runner=functional.runner, mode=_mode_name(functional), error=why, unavailable=True
+        )
     mode = MODES.get(functional.mode)
     if mode is None:
         return FunctionalResult(
             runner=functional.runner,
-            mode="mutation" if functional.mode == "mutation" else "acceptance",
+            mode=_mode_name(functional),
             error=f"{functional.mode} runs are not available in this version",
         )
     return mode(functional, dataset, answer_files)
