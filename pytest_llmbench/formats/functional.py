@@ -55,6 +55,7 @@ class Functional:
     timeout_s: float
     files: tuple[HiddenFile, ...]  # the hidden tests and their support files
     mutants_text: str | None = None  # the mutants file (YAML), mutation mode
+    mutants_file: str | None = None  # its path as the scenario writes it (for error lines)
 
     @property
     def digest(self) -> str:
@@ -116,4 +117,6 @@ def load_functional(spec: FunctionalSpec, *, scenario: Path, root: Path, key: st
             )
         target = _resolved(root, scenario, spec.mutants, f"{field_name}.mutants")
         mutants = _read(target, spec.mutants, f"{field_name}.mutants")
-    return Functional(spec.runner, spec.mode, spec.base, spec.timeout_s, tuple(files), mutants)
+    return Functional(
+        spec.runner, spec.mode, spec.base, spec.timeout_s, tuple(files), mutants, spec.mutants
+    )

@@ -18,6 +18,7 @@ from ...formats.functional import Functional
 from ...schema.functional import FunctionalResult, acceptance_rate
 from .junit import hidden as run_junit_hidden
 from .junit import missing as junit_missing
+from .mutation import run_mutation
 from .node import missing as node_missing
 from .node import run_node
 from .outcome import Run
@@ -56,7 +57,7 @@ def run_acceptance(
 
 
 Mode = Callable[[Functional, "Dataset | None", Iterable[tuple[str, str]]], FunctionalResult]
-MODES: dict[str, Mode] = {"acceptance": run_acceptance}
+MODES: dict[str, Mode] = {"acceptance": run_acceptance, "mutation": run_mutation}
 
 
 # Per runner: why this machine cannot run it (a missing toolchain), or None.

@@ -1,0 +1,215 @@
+"""Mutation mode: the answer's own tests, measured by the bugs they catch.
+
+1. The workspace: the dataset's files, then of the answer's files only
+   - its tests (`answer_tests`: `*.test.*`, `*.spec.*`, anything under `__tests__/`,
+     `__mocks__/`, `__snapshots__/` or `__fixtures__/`, `src/test/`, Java's `*Test.java`,
+     Python's `test_*.py` / `*_test.py`), which may replace the dataset's own tests, and
+   - new modules (a code file the dataset does not have, not a tool's config file such as
+     `vitest.config.ts`, and not shadowing a dataset module by another extension, as
+     `src/util.js` would `src/util.ts`): setup files and test helpers.
+   So the answer can change no production code: files it rewrites are dropped. Paths with
+   a `node_modules` or dot-folder part are dropped too. The hidden tests folder (the
+   runner's options) goes to HIDDEN as in acceptance mode.
+2. The suite on the unchanged dataset (a fresh copy). Unless every test passes, the rate
+   is 0 and the tests are listed in the result.
+3. Each mutant in a fresh copy of the workspace; it is killed when a test fails, the run
+   errors or it hits its time limit (1.5 x the clean run + 10 s, so a slow suite is not
+   rewarded). rate = killed / mutants (schema mutation_rate). Mutant runs use the
+   runner's stop-at-first-failure variant (KILL_SUITES) when it has one. The mutant runs
+   together are bounded by BUDGET_S; mutants left when it runs out count as surviving.
+
+Runners: `SUITES[name](workspace, test_files, timeout_s) -> Run`, test_files being the
+answer's test files (workspace-relative); a runner runs those of them it can.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ...formats.dataset import Dataset
+from ...formats.functional import Functional
+from ...formats.paths import safe_path
+from ...schema.functional import FunctionalResult, MutantOutcome, mutation_rate
+from .mutants import Mutant, MutantsError, load_mutants
+from .outcome import Run
+from .vitest import run_vitest, run_vitest_bail
+from .workspace import materialise
+
+SuiteRunner = Callable[[Path, list[str], float], Run]
+SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest}
+KILL_SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest_bail}
+BUDGET_S = 900.0  # all the mutant runs of one attempt together
+_TEST_FOLDERS = {"__tests__", "__mocks__", "__snapshots__", "__fixtures__"}
+_CODE = {".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".java", ".py", ".json"}
+_CONFIG_NAMES = {"package.json", "package-lock.json", "jsconfig.json", "setup.py", "conftest.py"}
+
+
+def is_test_path(path: str) -> bool:
+    """A test file by the common conventions (JS/TS, Java, Python)."""
+    pure = PurePosixPath(path)
+    name = pure.name
+    if _TEST_FOLDERS & set(pure.parts[:-1]) or path.startswith("src/test/"):
+        return True
+    if ".test." in name or ".spec." in name:
+        return True
+    if pure.suffix == ".java" and pure.stem.endswith(("Test", "Tests", "IT")):
+        return True
+    return pure.suffix == ".py" and (name.startswith("test_") or pure.stem.endswith("_test"))
+
+
+def is_config(name: str) -> bool:
+    lowered = name.lower()
+    return (
+        lowered in _CONFIG_NAMES
+        or ".config." in lowered
+        or lowered.startswith(("tsconfig", "vitest.workspace", "jest.preset", "babel"))
+    )
+
+
+def answer_files_used(
+    answer_files: Iterable[tuple[str, str]], dataset_paths: set[str]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """(the answer's files that go into the workspace, the test files among them)."""
+    stems = {str(PurePosixPath(p).with_suffix("")) for p in dataset_paths}
+    stems |= {
+        str(PurePosixPath(p).parent) for p in dataset_paths if PurePosixPath(p).stem == "index"
+    }
+    used: dict[str, str] = {}
+    for written, text in answer_files:
+        path, _ = safe_path(written)
+        if path is None:
+            continue
+        pure = PurePosixPath(path)
+        if "node_modules" in pure.parts or any(p.startswith(".") for p in pure.parts):
+            continue
+        if is_test_path(path):
+            used[path] = text
+        elif (
+            path not in dataset_paths
+            and pure.suffix in _CODE
+            and not is_config(pure.name)
+            and str(pure.with_suffix("")) not in stems
+        ):
+            used[path] = text
+    return sorted(used.items()), sorted(p for p in used if is_test_path(p))
+
+
+def _fresh(root: Path, base: Path) -> Path:
+    """A fresh copy of the workspace, always at the same path with the same file times,
+    so a test cannot tell the clean run from a mutant's."""
+    work = root / "work"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(base, work, symlinks=True)
+    return work
+
+
+def killed(run: Run) -> bool:
+    """A mutant's run killed it: a test failed, or the run errored or hit its limit."""
+    return run.error is not None or run.passed < len(run.tests)
+
+
+@dataclass
+class Lab:
+    """One answer's suite in its workspace (under `root`), run clean and on mutants."""
+
+    root: Path
+    tests: list[str]
+    suite: SuiteRunner
+    kill: SuiteRunner
+    timeout_s: float
+    limit_s: float = 0.0  # a mutant run's time limit, set by the clean run
+
+    @classmethod
+    def build(
+        cls, root: Path, functional: Functional, dataset: Dataset, used: list[tuple[str, str]]
+    ) -> Lab:
+        suite = SUITES[functional.runner]
+        tests = sorted(p for p, _ in used if is_test_path(p))
+        (root / "base").mkdir()
+        materialise(root / "base", functional, dataset, used)
+        kill = KILL_SUITES.get(functional.runner, suite)
+        return cls(root, tests, suite, kill, functional.timeout_s)
+
+    def clean(self) -> Run:
+        started = time.monotonic()
+        run = self.suite(_fresh(self.root, self.root / "base"), self.tests, self.timeout_s)
+        self.limit_s = min(2 * self.timeout_s, 1.5 * (time.monotonic() - started) + 10)
+        return run
+
+    def mutant(self, mutant: Mutant) -> Run:
+        base = self.root / "base"
+        work = _fresh(self.root, base)
+        path = work / mutant.file
+        path.write_text(mutant.apply(path.read_text(encoding="utf-8")), encoding="utf-8")
+        before = (base / mutant.file).stat()
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+        return self.kill(work, self.tests, self.limit_s or self.timeout_s)
+
+
+def _mutant_runs(lab: Lab, mutants: list[Mutant]) -> tuple[list[MutantOutcome], str | None]:
+    outcomes: list[MutantOutcome] = []
+    started = time.monotonic()
+    for number, mutant in enumerate(mutants):
+        if time.monotonic() - started > BUDGET_S:
+            left = len(mutants) - number
+            return outcomes, (
+                f"the mutant runs stopped at their {BUDGET_S:.0f} s budget; the {left} "
+                "mutants not run count as surviving"
+            )
+        run = lab.mutant(mutant)
+        outcomes.append(
+            MutantOutcome(id=mutant.id, description=mutant.description, killed=killed(run))
+        )
+    return outcomes, None
+
+
+def _result(functional: Functional, started: float, **fields: object) -> FunctionalResult:
+    return FunctionalResult.model_validate(
+        {
+            "runner": functional.runner,
+            "mode": "mutation",
+            "seconds": round(time.monotonic() - started, 3),
+            **fields,
+        }
+    )
+
+
+def run_mutation(
+    functional: Functional, dataset: Dataset | None, answer_files: Iterable[tuple[str, str]]
+) -> FunctionalResult:
+    """The answer's tests on the dataset, then on each mutant of it (blocking)."""
+    started = time.monotonic()
+    if functional.runner not in SUITES:
+        return _result(functional, started, error=f"no mutation runner named {functional.runner!r}")
+    if dataset is None or functional.base != "dataset":
+        return _result(functional, started, error="mutation mode needs a dataset as its base")
+    files = {f.path: f.text for f in dataset.files}
+    try:
+        source = functional.mutants_file or "the mutants file"
+        mutants = load_mutants(functional.mutants_text or "", source, files)
+    except MutantsError as exc:
+        return _result(functional, started, error=str(exc))
+    used, tests = answer_files_used(answer_files, set(files))
+    if not tests:
+        return _result(functional, started, error="the answer gives no test files")
+    with tempfile.TemporaryDirectory(prefix="llmbench-tests-") as folder:
+        lab = Lab.build(Path(folder), functional, dataset, used)
+        clean = lab.clean()
+        fields: dict[str, object] = {
+            "passed": clean.passed,
+            "total": len(clean.tests),
+            "tests": list(clean.tests),
+            "error": clean.error,
+        }
+        if not clean.all_passed:
+            return _result(functional, started, **fields)
+        outcomes, stopped = _mutant_runs(lab, mutants)
+    done = sum(m.killed for m in outcomes)
+    fields.update(mutants=outcomes, error=stopped, rate=mutation_rate(True, done, len(mutants)))
+    return _result(functional, started, **fields)

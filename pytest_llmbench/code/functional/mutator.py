@@ -1,0 +1,131 @@
+"""Our own small mutator, for writing a scenario's mutants file (scripts/make-mutants).
+
+Stryker would need a full install of the dataset's project and its own config per
+dataset; the scoring needs only a fixed list of textual mutants, so the candidates come
+from mutator.mjs: TypeScript's parser finds the places (conditions, operators, literals,
+call statements; never strings, comments or types) and esbuild checks each mutant still
+parses. Here each candidate becomes a mutants-file entry whose `find` is its trimmed
+source line (with `line:` when that text occurs more than once in the file).
+
+Kinds: eq (=== / !==, == / !=), boundary (< / <=, > / >=), logic (&& / ||), arith (+ / -
+next to a number: off by one), bool (true / false), negate (an if condition), remove-call
+(a call statement removed).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import zip_longest
+from pathlib import Path
+
+import yaml
+
+from .. import sandbox
+from .node import MEMORY_MB, modules_dir
+
+SCRIPT = Path(__file__).with_name("mutator.mjs")
+MAX_FIND = 140  # a longer source line is not used as a mutant's `find`
+
+
+@dataclass(frozen=True)
+class Candidate:
+    file: str
+    kind: str
+    line: int
+    find: str
+    replace: str
+    description: str
+    needs_line: bool  # `find` occurs more than once in the file
+
+    def entry(self, mutant_id: str) -> dict[str, object]:
+        """The mutants-file entry."""
+        out: dict[str, object] = {"id": mutant_id, "file": self.file}
+        if self.needs_line:
+            out["line"] = self.line
+        out.update(find=self.find, replace=self.replace, description=self.description)
+        return out
+
+
+def _context(text: str, raw: Mapping[str, object]) -> Candidate | None:
+    """The candidate with its edit widened to whole (trimmed) lines, or None when that
+    text is too long, or spans lines and is not unique in the file."""
+    start, end = int(str(raw["start"])), int(str(raw["end"]))
+    first = text.rfind("\n", 0, start) + 1
+    last = text.find("\n", end)
+    last = len(text) if last == -1 else last
+    block = text[first:last]
+    lead = len(block) - len(block.lstrip())
+    find = block.strip()
+    if not find or len(find) > MAX_FIND:
+        return None
+    offset = first + lead
+    replace = text[offset:start] + str(raw["replace"]) + text[end : offset + len(find)]
+    count = text.count(find)
+    if "\n" in find and count != 1:
+        return None
+    return Candidate(
+        file=str(raw["file"]),
+        kind=str(raw["kind"]),
+        line=int(str(raw["line"])),
+        find=find,
+        replace=replace.rstrip(),
+        description=str(raw["description"]),
+        needs_line=count > 1,
+    )
+
+
+def propose(files: Mapping[str, str], timeout_s: float = 120.0) -> list[Candidate]:
+    """The candidate mutants of `files` (dataset path -> text), in file and source order.
+    Raises RuntimeError when the mutator cannot run."""
+    modules = modules_dir(("typescript", "esbuild"))
+    if modules is None:
+        raise RuntimeError("typescript and esbuild are missing: run `npm ci` in the project")
+    with tempfile.TemporaryDirectory(prefix="llmbench-mutator-") as folder:
+        work = Path(folder)
+        listing = []
+        for number, (rel, text) in enumerate(sorted(files.items())):
+            copy = work / f"{number}{Path(rel).suffix}"
+            copy.write_text(text, encoding="utf-8")
+            listing.append({"path": str(copy), "rel": rel})
+        (work / "files.json").write_text(json.dumps(listing), encoding="utf-8")
+        command = ["node", str(SCRIPT), str(modules), str(work / "files.json")]
+        outcome = sandbox.run(command, work, timeout=timeout_s, memory_mb=MEMORY_MB)
+    if outcome.returncode != 0:
+        why = outcome.killed or " ".join(outcome.stderr.split())[-300:]
+        raise RuntimeError(f"the mutator failed: {why}")
+    found: list[Candidate] = []
+    for raw in json.loads(outcome.stdout):
+        candidate = _context(files[raw["file"]], raw)
+        if candidate is not None and candidate.find != candidate.replace:
+            found.append(candidate)
+    return found
+
+
+def spread(candidates: list[Candidate], seed: int = 18) -> list[Candidate]:
+    """The candidates in the order to try them: round-robin over (file, kind) groups so
+    the first ones cover every file and kind, shuffled within a group (seeded)."""
+    groups: dict[tuple[str, str], list[Candidate]] = {}
+    for candidate in candidates:
+        groups.setdefault((candidate.file, candidate.kind), []).append(candidate)
+    shuffler = random.Random(seed)
+    for group in groups.values():
+        shuffler.shuffle(group)
+    keys = sorted(groups)
+    shuffler.shuffle(keys)
+    rounds = zip_longest(*(groups[k] for k in keys))
+    return [c for row in rounds for c in row if c is not None]
+
+
+def mutant_id(candidate: Candidate) -> str:
+    stem = Path(candidate.file).stem.split(".")[0]
+    return f"{stem}-{candidate.kind}-{candidate.line}"
+
+
+def to_yaml(entries: list[dict[str, object]], header: str) -> str:
+    comment = "".join(f"# {line}\n".replace("# \n", "#\n") for line in header.splitlines())
+    body = yaml.safe_dump(entries, sort_keys=False, allow_unicode=True, width=100)
+    return comment + body

@@ -1,0 +1,222 @@
+"""The answer's own Vitest tests, run with OUR config (never the answer's): jsdom, globals,
+esbuild's automatic JSX runtime (also for JSX in `.js` files), our setup file (jest-dom's
+matchers for Vitest and Testing Library's cleanup) plus the answer's setup files the
+scenario names, one forked worker, snapshots never written (CI mode), per-test outcomes
+from Vitest's JSON reporter. Everything runs in the sandbox (code/sandbox.py).
+
+The packages come from the project's node_modules (`npm ci`): the workspace gets a
+`node_modules` link to them, which the sandbox leaves readable (read-only), so Vite
+resolves `vitest`, `@testing-library/react` and `react` from a test file as in a project.
+Vitest writes its cache, temporary files and report under OWN in the workspace.
+
+A scenario tunes the run with `vitest.json` in its hidden tests folder (optional):
+
+    {"setupFiles": ["src/setupTests.ts"],   # the answer's setup files, used when it gives them
+     "environment": "jsdom",                # or "node"
+     "jest": false}                         # true: `jest` is Vitest's `vi` (tests written for Jest)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ...schema.functional import TestOutcome
+from .. import sandbox
+from .node import MEMORY_MB, modules_dir
+from .outcome import Run
+from .workspace import HIDDEN
+
+NEEDED = (
+    "vitest",
+    "vite",
+    "jsdom",
+    "react",
+    "react-dom",
+    "@testing-library/react",
+    "@testing-library/jest-dom",
+    "@testing-library/user-event",
+)
+OWN = ".llmbench-vitest"  # our config, setup, report, cache and temporary files
+OPTIONS = "vitest.json"  # the scenario's options, in the hidden tests folder
+SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts")
+_SKIPPED = {"skipped", "pending", "todo", "disabled"}
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_FRAME = re.compile(r"\s+at .+")
+_GLOB = re.compile(r"([\\*?\[\]{}()!@+])")
+
+
+class VitestOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    setupFiles: list[str] = []  # noqa: N815 (Vitest's own name)
+    environment: Literal["jsdom", "node"] = "jsdom"
+    jest: bool = False
+
+
+SETUP = """\
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+afterEach(() => cleanup());
+"""
+JEST = "globalThis.jest = vi;\n"
+
+CONFIG = """\
+import { transformWithEsbuild } from 'vite';
+const root = %(root)s;
+export default {
+  root,
+  cacheDir: root + '/%(own)s/cache',
+  esbuild: { jsx: 'automatic' },
+  plugins: [{
+    name: 'llmbench-jsx-in-js',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/\\.js$/.test(id) || id.includes('/node_modules/')) return null;
+      return transformWithEsbuild(code, id, { loader: 'jsx', jsx: 'automatic' });
+    },
+  }],
+  test: %(test)s,
+};
+"""
+
+
+def options(workspace: Path) -> VitestOptions:
+    """The scenario's options (ValueError naming the file and field when they are bad)."""
+    path = workspace / HIDDEN / OPTIONS
+    if not path.is_file():
+        return VitestOptions()
+    try:
+        return VitestOptions.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "file"
+        raise ValueError(f"{OPTIONS} of the hidden tests: {field}: {first['msg']}") from None
+
+
+def _glob(path: str) -> str:
+    return _GLOB.sub(r"\\\1", path)
+
+
+def write_config(workspace: Path, tests: list[str], opts: VitestOptions, bail: bool) -> Path:
+    """Our config and setup file in OWN; returns the config's path."""
+    own = workspace / OWN
+    shutil.rmtree(own, ignore_errors=True)
+    (own / "tmp").mkdir(parents=True)
+    (own / "setup.mjs").write_text(SETUP + (JEST if opts.jest else ""), encoding="utf-8")
+    setups = [f"{OWN}/setup.mjs"] + [s for s in opts.setupFiles if (workspace / s).is_file()]
+    test = {
+        "include": [_glob(t) for t in tests],
+        "exclude": ["**/node_modules/**"],
+        "environment": opts.environment,
+        "globals": True,
+        "setupFiles": setups,
+        "pool": "forks",
+        "poolOptions": {"forks": {"singleFork": True}},
+        "bail": 1 if bail else 0,
+        "reporters": ["json"],
+        "outputFile": {"json": f"{OWN}/report.json"},
+        "watch": False,
+        "passWithNoTests": False,
+    }
+    config = own / "vitest.config.mjs"
+    root = json.dumps(str(workspace.resolve()))
+    config.write_text(
+        CONFIG % {"root": root, "own": OWN, "test": json.dumps(test, indent=2)}, encoding="utf-8"
+    )
+    return config
+
+
+def _message(lines: list[str] | str) -> str:
+    """The failure without colours and stack frames."""
+    text = _ANSI.sub("", "\n".join(lines) if isinstance(lines, list) else lines)
+    kept = [line for line in text.splitlines() if not _FRAME.match(line)]
+    return "\n".join(kept).strip()[:600]
+
+
+def _file_outcomes(entry: dict[str, object], workspace: Path) -> list[TestOutcome]:
+    name = str(entry.get("name", "?"))
+    try:
+        name = Path(name).resolve().relative_to(workspace.resolve()).as_posix()
+    except ValueError:
+        pass
+    outcomes: list[TestOutcome] = []
+    assertions = entry.get("assertionResults")
+    for test in assertions if isinstance(assertions, list) else []:
+        if not isinstance(test, dict) or test.get("status") in _SKIPPED:
+            continue
+        title = str(test.get("fullName") or test.get("title") or "?")
+        passed = test.get("status") == "passed"
+        message = "" if passed else _message(test.get("failureMessages") or [])
+        outcomes.append(TestOutcome(name=f"{name} > {title}"[:300], passed=passed, message=message))
+    if entry.get("status") == "failed" and all(t.passed for t in outcomes):
+        why = _message(str(entry.get("message") or "the file failed outside its tests"))
+        outcomes.append(TestOutcome(name=name[:300], passed=False, message=why))
+    return outcomes
+
+
+def read_report(path: Path, workspace: Path) -> list[TestOutcome]:
+    """Per-test outcomes of Vitest's JSON report (skipped tests left out); a test file that
+    failed outside its tests (it did not load, a hook threw) is one failed outcome."""
+    try:
+        report = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return []
+    files = report.get("testResults") if isinstance(report, dict) else None
+    outcomes: list[TestOutcome] = []
+    for entry in files if isinstance(files, list) else []:
+        if isinstance(entry, dict):
+            outcomes.extend(_file_outcomes(entry, workspace))
+    return outcomes
+
+
+def _prepare(workspace: Path) -> Path | str:
+    """Link the packages into the workspace: the modules folder, or why not."""
+    modules = modules_dir(NEEDED)
+    if modules is None:
+        return "Vitest's packages are missing: run `npm ci` in the project (package-lock.json)"
+    link = workspace / "node_modules"
+    if link.is_symlink():
+        link.unlink()
+    if link.exists():
+        return "the workspace has its own node_modules folder"
+    link.symlink_to(modules, target_is_directory=True)
+    return modules
+
+
+def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = False) -> Run:
+    """The answer's test files `tests` (workspace-relative; those Vitest cannot run are
+    left out) under our config; with `bail`, the run stops at the first failing test."""
+    runnable = sorted(t for t in tests if t.endswith(SUFFIXES))
+    if not runnable:
+        return Run.broken("the answer has no JavaScript/TypeScript test files for Vitest")
+    modules = _prepare(workspace)
+    if isinstance(modules, str):
+        return Run.broken(modules)
+    try:
+        config = write_config(workspace, runnable, options(workspace), bail)
+    except ValueError as exc:
+        return Run.broken(str(exc))
+    command = ["node", str(modules / "vitest" / "vitest.mjs"), "run", "--config", str(config)]
+    env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(workspace.resolve() / OWN / "tmp")}
+    outcome = sandbox.run(command, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env)
+    tests_seen = read_report(workspace / OWN / "report.json", workspace)
+    if outcome.returncode not in (0, None) and tests_seen and all(t.passed for t in tests_seen):
+        tail = _message(" ".join((outcome.stderr or outcome.stdout).split())[-400:])
+        why = f"Vitest exited with status {outcome.returncode}: {tail}"
+        tests_seen.append(TestOutcome(name="vitest run", passed=False, message=why))
+    return Run.of(tests_seen, outcome)
+
+
+def run_vitest(workspace: Path, tests: list[str], timeout_s: float) -> Run:
+    return run(workspace, tests, timeout_s)
+
+
+def run_vitest_bail(workspace: Path, tests: list[str], timeout_s: float) -> Run:
+    """For mutant runs: the first failing test is enough."""
+    return run(workspace, tests, timeout_s, bail=True)

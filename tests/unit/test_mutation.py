@@ -1,0 +1,309 @@
+"""Mutation mode: the mutants file, the answer files that go into the workspace, Vitest's
+JSON report, the mutator's candidates, and one small run end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.code.functional.mutants import MutantsError, load_mutants
+from pytest_llmbench.code.functional.mutation import answer_files_used, is_test_path, run_mutation
+from pytest_llmbench.code.functional.node import modules_dir
+from pytest_llmbench.code.functional.vitest import NEEDED, read_report
+from pytest_llmbench.formats.dataset import Dataset, DatasetIndex, SourceFile
+from pytest_llmbench.formats.functional import Functional, HiddenFile
+from pytest_llmbench.formats.scenario import load_scenario
+from tests.conftest import REPO
+
+needs_vitest = pytest.mark.skipif(modules_dir(NEEDED) is None, reason="npm packages missing")
+needs_mutator = pytest.mark.skipif(
+    modules_dir(("typescript", "esbuild")) is None, reason="npm packages missing"
+)
+
+CALC = """\
+export function clamp(value, low, high) {
+  if (value < low) return low;
+  if (value > high) return high;
+  return value;
+}
+
+export function isEven(n) {
+  return n % 2 === 0;
+}
+"""
+FILES = {"src/calc.js": CALC}
+ONE = "- {id: a, file: src/calc.js, find: 'n % 2 === 0', replace: 'n % 2 !== 0'}\n"
+
+
+# --- the mutants file -----------------------------------------------------------------
+
+
+def test_a_mutant_is_located_and_applied() -> None:
+    (mutant,) = load_mutants(ONE, "m.yaml", FILES)
+    assert (mutant.id, mutant.file) == ("a", "src/calc.js")
+    assert "return n % 2 !== 0;" in mutant.apply(CALC)
+    assert mutant.apply(CALC).replace("!==", "===") == CALC
+
+
+def test_line_picks_one_of_several_occurrences() -> None:
+    text = "- {id: b, file: ./src/calc.js, find: return, replace: 'return -1 ||', line: 3}\n"
+    (mutant,) = load_mutants(text, "m.yaml", FILES)
+    assert mutant.apply(CALC).splitlines()[2] == "  if (value > high) return -1 || high;"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("- {id: x, file: src/calc.js, find: return, replace: r}\n", "find occurs 4 times in"),
+        ("- {id: x, file: src/calc.js, find: nothing, replace: r}\n", "find occurs 0 times"),
+        ("- {id: x, file: src/calc.js, find: return, replace: r, line: 1}\n", "on line 1"),
+        ("- {id: x, file: src/other.js, find: a, replace: b}\n", "not a file of the dataset"),
+        ("- {id: x, file: ../calc.js, find: a, replace: b}\n", "climbs out"),
+        ("- {id: x, file: src/calc.js, find: low, replace: low}\n", "the same text"),
+        ("- {id: x, file: src/calc.js, replace: b}\n", "find: Field required"),
+        ("- {id: x, file: src/calc.js, find: a, replace: b, colour: red}\n", "colour"),
+        (ONE + ONE, "mutant a: the id is used twice"),
+        ("[]\n", "non-empty YAML list"),
+        ("id: [\n", "not valid YAML"),
+    ],
+)
+def test_a_bad_mutants_file_is_one_line_naming_file_and_mutant(text: str, says: str) -> None:
+    with pytest.raises(MutantsError) as caught:
+        load_mutants(text, "scenarios/x/m.yaml", FILES)
+    message = str(caught.value)
+    assert message.startswith("scenarios/x/m.yaml: ")
+    assert says in message and "\n" not in message
+    if text.startswith("- "):
+        assert ": mutant x: " in message or ": mutant a: " in message
+
+
+def _mutation_scenarios() -> list[Path]:
+    found = []
+    for path in sorted((REPO / "scenarios").rglob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        if "functional:" in text and "mode: mutation" in text:
+            found.append(path)
+    return found
+
+
+def test_every_committed_mutants_file_applies_to_its_dataset() -> None:
+    index = DatasetIndex(REPO / "datasets")
+    checked = 0
+    for path in _mutation_scenarios():
+        scenario = load_scenario(path, index)
+        for dataset in scenario.datasets:
+            functional = scenario.functional_for(dataset)
+            if functional is None or functional.mode != "mutation":
+                continue
+            files = {f.path: f.text for f in dataset.files}
+            mutants = load_mutants(
+                functional.mutants_text or "", str(functional.mutants_file), files
+            )
+            assert len(mutants) >= 5, f"{path.name} {dataset.name}"
+            assert not any(is_test_path(m.file) for m in mutants)
+            checked += 1
+    assert checked >= 1
+
+
+# --- which answer files go into the workspace ------------------------------------------
+
+
+def test_only_tests_and_new_helper_modules_of_the_answer_are_used() -> None:
+    dataset = {
+        "src/calc.js",
+        "src/calc.test.js",
+        "src/util.ts",
+        "src/widgets/index.ts",
+        "package.json",
+    }
+    answer = [
+        ("src/calc.js", "production rewritten"),
+        ("src/calc.test.js", "a test replacing the dataset's"),
+        ("src/__tests__/more.js", "a test by folder"),
+        ("src/setupTests.ts", "a new setup module"),
+        ("src/test-utils/render.tsx", "a new helper"),
+        ("src/util.js", "shadows src/util.ts"),
+        ("src/widgets.ts", "shadows src/widgets/index.ts"),
+        ("vitest.config.ts", "a tool's config"),
+        ("package.json", "changed"),
+        ("node_modules/x.test.js", "into the packages"),
+        (".llmbench-vitest/report.json", "into our folder"),
+        ("../escape.test.js", "outside"),
+        ("README.md", "not code"),
+    ]
+    used, tests = answer_files_used(answer, dataset)
+    assert [p for p, _ in used] == [
+        "src/__tests__/more.js",
+        "src/calc.test.js",
+        "src/setupTests.ts",
+        "src/test-utils/render.tsx",
+    ]
+    assert tests == ["src/__tests__/more.js", "src/calc.test.js"]
+
+
+def test_test_paths_of_each_convention() -> None:
+    for path in ("a/b.test.tsx", "x.spec.js", "src/__tests__/h.js", "src/test/java/AppTest.java"):
+        assert is_test_path(path), path
+    for path in ("src/testing.js", "src/App.java", "src/latest.ts", "contest.py"):
+        assert not is_test_path(path), path
+    assert is_test_path("FooTest.java") and is_test_path("tests/test_x.py")
+
+
+# --- Vitest's JSON report ---------------------------------------------------------------
+
+
+def test_the_json_report_gives_one_outcome_per_test(tmp_path: Path) -> None:
+    report = {
+        "success": False,
+        "testResults": [
+            {
+                "name": str(tmp_path / "src/a.test.ts"),
+                "status": "failed",
+                "message": "",
+                "assertionResults": [
+                    {"fullName": "a adds", "status": "passed", "failureMessages": []},
+                    {
+                        "fullName": "a subtracts",
+                        "status": "failed",
+                        "failureMessages": [
+                            "\x1b[31mAssertionError: expected 1 to be 2\x1b[39m\n    at f (a.ts:1:1)"
+                        ],
+                    },
+                    {"fullName": "a later", "status": "skipped", "failureMessages": []},
+                    {"fullName": "a someday", "status": "todo", "failureMessages": []},
+                ],
+            },
+            {
+                "name": str(tmp_path / "src/b.test.ts"),
+                "status": "failed",
+                "message": "Transform failed with 1 error",
+                "assertionResults": [],
+            },
+        ],
+    }
+    (tmp_path / "report.json").write_text(json.dumps(report))
+    outcomes = read_report(tmp_path / "report.json", tmp_path)
+    assert [(o.name, o.passed) for o in outcomes] == [
+        ("src/a.test.ts > a adds", True),
+        ("src/a.test.ts > a subtracts", False),
+        ("src/b.test.ts", False),
+    ]
+    assert outcomes[1].message == "AssertionError: expected 1 to be 2"
+    assert outcomes[2].message == "Transform failed with 1 error"
+
+
+def test_a_missing_or_broken_report_gives_no_outcomes(tmp_path: Path) -> None:
+    assert read_report(tmp_path / "absent.json", tmp_path) == []
+    (tmp_path / "r.json").write_text('{"testResults": [1, {"name": 3}]')
+    assert read_report(tmp_path / "r.json", tmp_path) == []
+
+
+# --- the mutator ------------------------------------------------------------------------
+
+
+@needs_mutator
+def test_the_mutator_proposes_each_kind_and_never_touches_strings_or_types() -> None:
+    from pytest_llmbench.code.functional.mutator import propose
+
+    source = """\
+type Flag = true | false;
+const label = 'a === b && c';
+export function f(xs: number[], on: boolean): number {
+  // x < 1 in a comment
+  if (xs.length > 0 && on) {
+    console.log('go');
+  }
+  return xs.length - 1 === 0 ? 1 : on === true ? 2 : 3;
+}
+"""
+    found = propose({"src/f.ts": source})
+    kinds = {c.kind for c in found}
+    assert kinds == {"eq", "boundary", "logic", "arith", "bool", "negate", "remove-call"}
+    for candidate in found:
+        assert candidate.find in source and candidate.find != candidate.replace
+        assert "'a === b" not in candidate.find and "type Flag" not in candidate.find
+        assert "comment" not in candidate.find
+    removal = next(c for c in found if c.kind == "remove-call")
+    assert (removal.find, removal.replace) == ("console.log('go');", "")
+    negated = next(c for c in found if c.kind == "negate")
+    assert negated.replace == "if (!(xs.length > 0 && on)) {"
+    off_by_one = next(c for c in found if c.kind == "arith")
+    assert "xs.length + 1 === 0" in off_by_one.replace
+
+
+# --- end to end -------------------------------------------------------------------------
+
+SUITE = """\
+import { describe, expect, it } from 'vitest';
+import { clamp, isEven } from './calc.js';
+
+describe('calc', () => {
+  it('clamps below the range', () => expect(clamp(-5, 0, 10)).toBe(0));
+  it('knows an even number', () => expect(isEven(4)).toBe(true));
+});
+"""
+MUTANTS = """\
+- {id: even-flipped, file: src/calc.js, find: 'n % 2 === 0', replace: 'n % 2 !== 0', description: caught}
+- {id: high-boundary, file: src/calc.js, find: value > high, replace: value >= high, description: untested}
+"""
+
+
+def _case(tmp_path: Path) -> tuple[Functional, Dataset]:
+    options = HiddenFile("vitest.json", '{"environment": "node"}')
+    functional = Functional(
+        "vitest", "mutation", "dataset", 60.0, (options,), MUTANTS, "scratch/mutants.yaml"
+    )
+    files = (SourceFile("src/calc.js", CALC), SourceFile("package.json", '{"type": "module"}'))
+    return functional, Dataset("Scratch", "javascript", tmp_path, "JS", "scratch", files)
+
+
+@needs_vitest
+def test_a_suite_that_kills_one_of_two_mutants_scores_half(tmp_path: Path) -> None:
+    functional, dataset = _case(tmp_path)
+    answer = [("src/calc.test.js", SUITE), ("src/calc.js", "export const clamp = () => 0;")]
+    result = run_mutation(functional, dataset, answer)
+    assert result.error is None, result.error
+    assert (result.passed, result.total) == (2, 2)
+    assert {m.id: m.killed for m in result.mutants} == {
+        "even-flipped": True,
+        "high-boundary": False,
+    }
+    assert result.rate == 0.5 and result.mode == "mutation" and result.seconds > 0
+
+
+@needs_vitest
+def test_a_suite_failing_on_the_clean_code_scores_nothing(tmp_path: Path) -> None:
+    functional, dataset = _case(tmp_path)
+    wrong = SUITE.replace("toBe(0)", "toBe(-5)")
+    result = run_mutation(functional, dataset, [("src/calc.test.js", wrong)])
+    assert result.rate == 0.0 and result.mutants == []
+    assert [(t.name, t.passed) for t in result.tests] == [
+        ("src/calc.test.js > calc clamps below the range", False),
+        ("src/calc.test.js > calc knows an even number", True),
+    ]
+    assert result.tests[0].message == "AssertionError: expected +0 to be -5 // Object.is equality"
+
+
+def test_no_tests_or_bad_mutants_score_nothing_with_the_reason(tmp_path: Path) -> None:
+    functional, dataset = _case(tmp_path)
+    result = run_mutation(functional, dataset, [("src/calc.js", CALC)])
+    assert (result.rate, result.error) == (0.0, "the answer gives no test files")
+    broken = Functional(
+        "vitest", "mutation", "dataset", 60.0, (), ONE.replace("n % 2", "n % 3"), "m.yaml"
+    )
+    result = run_mutation(broken, dataset, [("src/calc.test.js", SUITE)])
+    assert result.rate == 0.0 and result.error is not None
+    assert result.error.startswith("m.yaml: mutant a: find occurs 0 times")
+
+
+def test_make_mutants_explains_its_use() -> None:
+    out = subprocess.run(
+        [str(REPO / "scripts" / "make-mutants"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0 and "--count" in out.stdout
