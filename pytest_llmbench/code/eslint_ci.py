@@ -221,7 +221,9 @@ def measure_texts(files: list[tuple[str, str]]) -> list[EslintFigures]:
     modules = modules_dir()
     node = shutil.which("node")
     if modules is None or node is None:
-        raise EslintBroken("node or eslint is not installed (run scripts/install-runners in the project)")
+        raise EslintBroken(
+            "node or eslint is not installed (run scripts/install-runners in the project)"
+        )
     if not files:
         return []
     return [_figures(messages) for messages in _WORKER.ask(node, modules, files)]

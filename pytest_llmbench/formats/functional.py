@@ -32,7 +32,7 @@ MAX_TEST_BYTES = 2_000_000
 
 class FunctionalSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    runner: Literal["node", "junit", "vitest", "pytest"] = "node"
+    runner: Literal["node", "junit", "vitest", "jest", "pytest"] = "node"
     mode: Literal["acceptance", "mutation"] = "acceptance"
     tests: str = Field(min_length=1)
     support: list[str] = []

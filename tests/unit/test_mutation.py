@@ -9,16 +9,24 @@ from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.code.functional.jest import modules_dir as jest_modules
+from pytest_llmbench.code.functional.jsreport import read_report
 from pytest_llmbench.code.functional.mutants import MutantsError, load_mutants
 from pytest_llmbench.code.functional.mutation import answer_files_used, is_test_path, run_mutation
 from pytest_llmbench.code.functional.node import modules_dir
-from pytest_llmbench.code.functional.vitest import NEEDED, read_report
+from pytest_llmbench.code.functional.vitest import NEEDED
 from pytest_llmbench.formats.dataset import Dataset, DatasetIndex, SourceFile
 from pytest_llmbench.formats.functional import Functional, HiddenFile
 from pytest_llmbench.formats.scenario import load_scenario
 from tests.conftest import REPO
 
 needs_vitest = pytest.mark.skipif(modules_dir(NEEDED) is None, reason="npm packages missing")
+RUNNERS = [
+    pytest.param("vitest", marks=needs_vitest),
+    pytest.param(
+        "jest", marks=pytest.mark.skipif(jest_modules() is None, reason="runners/jest-react16")
+    ),
+]
 needs_mutator = pytest.mark.skipif(
     modules_dir(("typescript", "esbuild")) is None, reason="npm packages missing"
 )
@@ -195,6 +203,19 @@ def test_the_json_report_gives_one_outcome_per_test(tmp_path: Path) -> None:
     assert outcomes[2].message == "Transform failed with 1 error"
 
 
+def test_json_lines_of_file_entries_are_read_too(tmp_path: Path) -> None:
+    entry = {
+        "name": str(tmp_path / "t.test.js"),
+        "status": "failed",
+        "message": "",
+        "assertionResults": [{"fullName": "t one", "status": "failed", "failureMessages": ["no"]}],
+    }
+    (tmp_path / "one.jsonl").write_text(json.dumps(entry) + "\n")
+    (tmp_path / "two.jsonl").write_text(json.dumps(entry) + "\nnot json\n" + json.dumps(entry))
+    assert [o.name for o in read_report(tmp_path / "one.jsonl", tmp_path)] == ["t.test.js > t one"]
+    assert len(read_report(tmp_path / "two.jsonl", tmp_path)) == 2
+
+
 def test_a_missing_or_broken_report_gives_no_outcomes(tmp_path: Path) -> None:
     assert read_report(tmp_path / "absent.json", tmp_path) == []
     (tmp_path / "r.json").write_text('{"testResults": [1, {"name": 3}]')
@@ -237,7 +258,6 @@ export function f(xs: number[], on: boolean): number {
 # --- end to end -------------------------------------------------------------------------
 
 SUITE = """\
-import { describe, expect, it } from 'vitest';
 import { clamp, isEven } from './calc.js';
 
 describe('calc', () => {
@@ -251,18 +271,18 @@ MUTANTS = """\
 """
 
 
-def _case(tmp_path: Path) -> tuple[Functional, Dataset]:
-    options = HiddenFile("vitest.json", '{"environment": "node"}')
+def _case(tmp_path: Path, runner: str = "vitest") -> tuple[Functional, Dataset]:
+    options = HiddenFile(f"{runner}.json", '{"environment": "node"}')
     functional = Functional(
-        "vitest", "mutation", "dataset", 60.0, (options,), MUTANTS, "scratch/mutants.yaml"
+        runner, "mutation", "dataset", 60.0, (options,), MUTANTS, "scratch/mutants.yaml"
     )
-    files = (SourceFile("src/calc.js", CALC), SourceFile("package.json", '{"type": "module"}'))
+    files = (SourceFile("src/calc.js", CALC), SourceFile("package.json", "{}"))
     return functional, Dataset("Scratch", "javascript", tmp_path, "JS", "scratch", files)
 
 
-@needs_vitest
-def test_a_suite_that_kills_one_of_two_mutants_scores_half(tmp_path: Path) -> None:
-    functional, dataset = _case(tmp_path)
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_a_suite_that_kills_one_of_two_mutants_scores_half(tmp_path: Path, runner: str) -> None:
+    functional, dataset = _case(tmp_path, runner)
     answer = [("src/calc.test.js", SUITE), ("src/calc.js", "export const clamp = () => 0;")]
     result = run_mutation(functional, dataset, answer)
     assert result.error is None, result.error

@@ -36,14 +36,15 @@ from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...formats.paths import safe_path
 from ...schema.functional import FunctionalResult, MutantOutcome, mutation_rate
+from .jest import run_jest, run_jest_bail
 from .mutants import Mutant, MutantsError, load_mutants
 from .outcome import Run
 from .vitest import run_vitest, run_vitest_bail
 from .workspace import materialise
 
 SuiteRunner = Callable[[Path, list[str], float], Run]
-SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest}
-KILL_SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest_bail}
+SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest, "jest": run_jest}
+KILL_SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest_bail, "jest": run_jest_bail}
 BUDGET_S = 900.0  # all the mutant runs of one attempt together
 _TEST_FOLDERS = {"__tests__", "__mocks__", "__snapshots__", "__fixtures__"}
 _CODE = {".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".java", ".py", ".json"}

@@ -26,8 +26,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ...schema.functional import TestOutcome
 from .. import sandbox
+from .jsreport import finish, link_modules
 from .node import MEMORY_MB, modules_dir
 from .outcome import Run
 from .workspace import HIDDEN
@@ -45,9 +45,6 @@ NEEDED = (
 OWN = ".llmbench-vitest"  # our config, setup, report, cache and temporary files
 OPTIONS = "vitest.json"  # the scenario's options, in the hidden tests folder
 SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts")
-_SKIPPED = {"skipped", "pending", "todo", "disabled"}
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_FRAME = re.compile(r"\s+at .+")
 _GLOB = re.compile(r"([\\*?\[\]{}()!@+])")
 
 
@@ -132,72 +129,20 @@ def write_config(workspace: Path, tests: list[str], opts: VitestOptions, bail: b
     return config
 
 
-def _message(lines: list[str] | str) -> str:
-    """The failure without colours and stack frames."""
-    text = _ANSI.sub("", "\n".join(lines) if isinstance(lines, list) else lines)
-    kept = [line for line in text.splitlines() if not _FRAME.match(line)]
-    return "\n".join(kept).strip()[:600]
-
-
-def _file_outcomes(entry: dict[str, object], workspace: Path) -> list[TestOutcome]:
-    name = str(entry.get("name", "?"))
-    try:
-        name = Path(name).resolve().relative_to(workspace.resolve()).as_posix()
-    except ValueError:
-        pass
-    outcomes: list[TestOutcome] = []
-    assertions = entry.get("assertionResults")
-    for test in assertions if isinstance(assertions, list) else []:
-        if not isinstance(test, dict) or test.get("status") in _SKIPPED:
-            continue
-        title = str(test.get("fullName") or test.get("title") or "?")
-        passed = test.get("status") == "passed"
-        message = "" if passed else _message(test.get("failureMessages") or [])
-        outcomes.append(TestOutcome(name=f"{name} > {title}"[:300], passed=passed, message=message))
-    if entry.get("status") == "failed" and all(t.passed for t in outcomes):
-        why = _message(str(entry.get("message") or "the file failed outside its tests"))
-        outcomes.append(TestOutcome(name=name[:300], passed=False, message=why))
-    return outcomes
-
-
-def read_report(path: Path, workspace: Path) -> list[TestOutcome]:
-    """Per-test outcomes of Vitest's JSON report (skipped tests left out); a test file that
-    failed outside its tests (it did not load, a hook threw) is one failed outcome."""
-    try:
-        report = json.loads(path.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, ValueError):
-        return []
-    files = report.get("testResults") if isinstance(report, dict) else None
-    outcomes: list[TestOutcome] = []
-    for entry in files if isinstance(files, list) else []:
-        if isinstance(entry, dict):
-            outcomes.extend(_file_outcomes(entry, workspace))
-    return outcomes
-
-
-def _prepare(workspace: Path) -> Path | str:
-    """Link the packages into the workspace: the modules folder, or why not."""
-    modules = modules_dir(NEEDED)
-    if modules is None:
-        return "Vitest's packages are missing: run `npm ci` in the project (package-lock.json)"
-    link = workspace / "node_modules"
-    if link.is_symlink():
-        link.unlink()
-    if link.exists():
-        return "the workspace has its own node_modules folder"
-    link.symlink_to(modules, target_is_directory=True)
-    return modules
-
-
 def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = False) -> Run:
     """The answer's test files `tests` (workspace-relative; those Vitest cannot run are
     left out) under our config; with `bail`, the run stops at the first failing test."""
     runnable = sorted(t for t in tests if t.endswith(SUFFIXES))
     if not runnable:
         return Run.broken("the answer has no JavaScript/TypeScript test files for Vitest")
-    modules = _prepare(workspace)
-    if isinstance(modules, str):
-        return Run.broken(modules)
+    modules = modules_dir(NEEDED)
+    if modules is None:
+        return Run.broken(
+            "Vitest's packages are missing: run `npm ci` in the project (package-lock.json)"
+        )
+    why = link_modules(workspace, modules)
+    if why is not None:
+        return Run.broken(why)
     try:
         config = write_config(workspace, runnable, options(workspace), bail)
     except ValueError as exc:
@@ -205,12 +150,7 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = Fal
     command = ["node", str(modules / "vitest" / "vitest.mjs"), "run", "--config", str(config)]
     env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(workspace.resolve() / OWN / "tmp")}
     outcome = sandbox.run(command, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env)
-    tests_seen = read_report(workspace / OWN / "report.json", workspace)
-    if outcome.returncode not in (0, None) and tests_seen and all(t.passed for t in tests_seen):
-        tail = _message(" ".join((outcome.stderr or outcome.stdout).split())[-400:])
-        why = f"Vitest exited with status {outcome.returncode}: {tail}"
-        tests_seen.append(TestOutcome(name="vitest run", passed=False, message=why))
-    return Run.of(tests_seen, outcome)
+    return finish(workspace / OWN / "report.json", workspace, outcome)
 
 
 def run_vitest(workspace: Path, tests: list[str], timeout_s: float) -> Run:

@@ -1,0 +1,103 @@
+"""What the JavaScript test runners share: the packages linked into the workspace, and
+the JSON report Jest writes (`--json`) and Vitest copies (`--reporter=json`) read into
+per-test outcomes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from ...schema.functional import TestOutcome
+from .. import sandbox
+from .outcome import Run
+
+_SKIPPED = {"skipped", "pending", "todo", "disabled"}
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_FRAME = re.compile(r"\s+at .+")
+
+
+def link_modules(workspace: Path, modules: Path) -> str | None:
+    """`workspace/node_modules` made a link to `modules` (read-only in the sandbox), so
+    packages resolve as in a project; or why not."""
+    link = workspace / "node_modules"
+    if link.is_symlink():
+        link.unlink()
+    if link.exists():
+        return "the workspace has its own node_modules folder"
+    link.symlink_to(modules, target_is_directory=True)
+    return None
+
+
+def clean_message(lines: list[str] | str) -> str:
+    """The failure without colours and stack frames."""
+    text = _ANSI.sub("", "\n".join(lines) if isinstance(lines, list) else lines)
+    kept = [line for line in text.splitlines() if not _FRAME.match(line)]
+    return "\n".join(kept).strip()[:600]
+
+
+def _file_outcomes(entry: dict[str, object], workspace: Path) -> list[TestOutcome]:
+    name = str(entry.get("name", "?"))
+    try:
+        name = Path(name).resolve().relative_to(workspace.resolve()).as_posix()
+    except ValueError:
+        pass
+    outcomes: list[TestOutcome] = []
+    assertions = entry.get("assertionResults")
+    for test in assertions if isinstance(assertions, list) else []:
+        if not isinstance(test, dict) or test.get("status") in _SKIPPED:
+            continue
+        title = str(test.get("fullName") or test.get("title") or "?")
+        passed = test.get("status") == "passed"
+        message = "" if passed else clean_message(test.get("failureMessages") or [])
+        outcomes.append(TestOutcome(name=f"{name} > {title}"[:300], passed=passed, message=message))
+    if entry.get("status") == "failed" and all(t.passed for t in outcomes):
+        why = clean_message(str(entry.get("message") or "the file failed outside its tests"))
+        outcomes.append(TestOutcome(name=name[:300], passed=False, message=why))
+    return outcomes
+
+
+def _entries(text: str) -> list[object]:
+    """The per-file entries of a JSON report, or of JSON lines each one entry."""
+    try:
+        report = json.loads(text)
+    except ValueError:
+        pass
+    else:
+        if isinstance(report, dict) and "testResults" in report:
+            files = report["testResults"]
+            return files if isinstance(files, list) else []
+        return [report]  # one line
+    entries: list[object] = []
+    for line in text.splitlines():
+        try:
+            entries.append(json.loads(line))
+        except ValueError:
+            continue
+    return entries
+
+
+def read_report(path: Path, workspace: Path) -> list[TestOutcome]:
+    """Per-test outcomes of a Jest-format JSON report, or of JSON lines holding one file's
+    entry each (skipped tests left out); a test file that failed outside its tests (it
+    did not load, a hook threw) is one failed outcome."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    outcomes: list[TestOutcome] = []
+    for entry in _entries(text):
+        if isinstance(entry, dict):
+            outcomes.extend(_file_outcomes(entry, workspace))
+    return outcomes
+
+
+def finish(report: Path, workspace: Path, outcome: sandbox.Outcome) -> Run:
+    """The run from its report; a runner that failed (its exit status) though every test
+    in the report passed (an error outside the tests) gets one failed outcome saying so."""
+    tests = read_report(report, workspace)
+    if outcome.returncode not in (0, None) and tests and all(t.passed for t in tests):
+        tail = clean_message(" ".join((outcome.stderr or outcome.stdout).split())[-400:])
+        why = f"the test runner exited with status {outcome.returncode}: {tail}"
+        tests.append(TestOutcome(name="test run", passed=False, message=why))
+    return Run.of(tests, outcome)
