@@ -12,7 +12,12 @@ import pytest
 from pytest_llmbench.code.functional.jest import modules_dir as jest_modules
 from pytest_llmbench.code.functional.jsreport import read_report
 from pytest_llmbench.code.functional.mutants import MutantsError, load_mutants
-from pytest_llmbench.code.functional.mutation import answer_files_used, is_test_path, run_mutation
+from pytest_llmbench.code.functional.mutation import (
+    answer_files_used,
+    is_test_path,
+    run_mutation,
+    runs_as_test,
+)
 from pytest_llmbench.code.functional.node import modules_dir
 from pytest_llmbench.code.functional.vitest import NEEDED
 from pytest_llmbench.formats.dataset import Dataset, DatasetIndex, SourceFile
@@ -116,6 +121,22 @@ def test_every_committed_mutants_file_applies_to_its_dataset() -> None:
     assert checked >= 1
 
 
+def test_a_mutant_copy_keeps_the_path_and_the_file_times(tmp_path: Path) -> None:
+    from pytest_llmbench.code.functional.mutation import _fresh
+
+    base = tmp_path / "base"
+    (base / "src").mkdir(parents=True)
+    (base / "src" / "calc.js").write_text(CALC)
+    (mutant,) = load_mutants(ONE, "m.yaml", FILES)
+    clean = _fresh(tmp_path, base)
+    assert clean == tmp_path / "work" and (clean / "src" / "calc.js").read_text() == CALC
+    work = _fresh(tmp_path, base, mutant)
+    assert work == clean and "n % 2 !== 0" in (work / "src" / "calc.js").read_text()
+    stat, original = (work / "src" / "calc.js").stat(), (base / "src" / "calc.js").stat()
+    assert stat.st_mtime_ns == original.st_mtime_ns
+    assert (base / "src" / "calc.js").read_text() == CALC
+
+
 # --- which answer files go into the workspace ------------------------------------------
 
 
@@ -131,6 +152,7 @@ def test_only_tests_and_new_helper_modules_of_the_answer_are_used() -> None:
         ("src/calc.js", "production rewritten"),
         ("src/calc.test.js", "a test replacing the dataset's"),
         ("src/__tests__/more.js", "a test by folder"),
+        ("src/__mocks__/api.js", "a mock: applied, not run"),
         ("src/setupTests.ts", "a new setup module"),
         ("src/test-utils/render.tsx", "a new helper"),
         ("src/util.js", "shadows src/util.ts"),
@@ -144,6 +166,7 @@ def test_only_tests_and_new_helper_modules_of_the_answer_are_used() -> None:
     ]
     used, tests = answer_files_used(answer, dataset)
     assert [p for p, _ in used] == [
+        "src/__mocks__/api.js",
         "src/__tests__/more.js",
         "src/calc.test.js",
         "src/setupTests.ts",
@@ -158,6 +181,13 @@ def test_test_paths_of_each_convention() -> None:
     for path in ("src/testing.js", "src/App.java", "src/latest.ts", "contest.py"):
         assert not is_test_path(path), path
     assert is_test_path("FooTest.java") and is_test_path("tests/test_x.py")
+    assert runs_as_test("src/test/java/a/AppTest.java") and runs_as_test("a/b.test.tsx")
+    for path in (
+        "src/test/java/a/Fixtures.java",
+        "src/__mocks__/api.js",
+        "__snapshots__/a.test.js.snap",
+    ):
+        assert is_test_path(path) and not runs_as_test(path), path
 
 
 # --- Vitest's JSON report ---------------------------------------------------------------

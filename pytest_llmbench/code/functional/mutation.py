@@ -1,7 +1,7 @@
 """Mutation mode: the answer's own tests, measured by the bugs they catch.
 
 1. The workspace: the dataset's files, then of the answer's files only
-   - its tests (`answer_tests`: `*.test.*`, `*.spec.*`, anything under `__tests__/`,
+   - its tests (`is_test_path`: `*.test.*`, `*.spec.*`, anything under `__tests__/`,
      `__mocks__/`, `__snapshots__/` or `__fixtures__/`, `src/test/`, Java's `*Test.java`,
      Python's `test_*.py` / `*_test.py`), which may replace the dataset's own tests, and
    - new modules (a code file the dataset does not have, not a tool's config file such as
@@ -19,12 +19,13 @@
    together are bounded by BUDGET_S; mutants left when it runs out count as surviving.
 
 Runners: `SUITES[name](workspace, test_files, timeout_s) -> Run`, test_files being the
-answer's test files (workspace-relative); a runner runs those of them it can.
+answer's test files to run (`runs_as_test`: not its mocks, snapshots, fixtures or, in
+`src/test/`, Java classes not named as tests; workspace-relative); a runner runs those
+of them it can.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import time
@@ -64,6 +65,16 @@ def is_test_path(path: str) -> bool:
     return pure.suffix == ".py" and (name.startswith("test_") or pure.stem.endswith("_test"))
 
 
+def runs_as_test(path: str) -> bool:
+    """A test file to run (not a mock, snapshot or fixture beside the tests)."""
+    pure = PurePosixPath(path)
+    if {"__mocks__", "__snapshots__", "__fixtures__"} & set(pure.parts[:-1]):
+        return False
+    if path.startswith("src/test/") and pure.suffix == ".java":
+        return pure.stem.endswith(("Test", "Tests", "IT"))
+    return is_test_path(path)
+
+
 def is_config(name: str) -> bool:
     lowered = name.lower()
     return (
@@ -76,7 +87,7 @@ def is_config(name: str) -> bool:
 def answer_files_used(
     answer_files: Iterable[tuple[str, str]], dataset_paths: set[str]
 ) -> tuple[list[tuple[str, str]], list[str]]:
-    """(the answer's files that go into the workspace, the test files among them)."""
+    """(the answer's files that go into the workspace, the test files among them to run)."""
     stems = {str(PurePosixPath(p).with_suffix("")) for p in dataset_paths}
     stems |= {
         str(PurePosixPath(p).parent) for p in dataset_paths if PurePosixPath(p).stem == "index"
@@ -98,15 +109,26 @@ def answer_files_used(
             and str(pure.with_suffix("")) not in stems
         ):
             used[path] = text
-    return sorted(used.items()), sorted(p for p in used if is_test_path(p))
+    return sorted(used.items()), sorted(p for p in used if runs_as_test(p))
 
 
-def _fresh(root: Path, base: Path) -> Path:
-    """A fresh copy of the workspace, always at the same path with the same file times,
-    so a test cannot tell the clean run from a mutant's."""
+def _fresh(root: Path, base: Path, mutant: Mutant | None = None) -> Path:
+    """A fresh copy of the workspace (with `mutant` applied as its file is copied), always
+    at the same path, every file with its original times: a test cannot tell the clean
+    run from a mutant's by the files' paths, times or order."""
     work = root / "work"
     shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(base, work, symlinks=True)
+    target = (base / mutant.file).resolve() if mutant is not None else None
+
+    def copy(source: str, destination: str) -> str:
+        if mutant is not None and Path(source).resolve() == target:
+            text = mutant.apply(Path(source).read_text(encoding="utf-8"))
+            Path(destination).write_text(text, encoding="utf-8")
+            shutil.copystat(source, destination)
+            return destination
+        return str(shutil.copy2(source, destination))
+
+    shutil.copytree(base, work, symlinks=True, copy_function=copy)
     return work
 
 
@@ -131,7 +153,7 @@ class Lab:
         cls, root: Path, functional: Functional, dataset: Dataset, used: list[tuple[str, str]]
     ) -> Lab:
         suite = SUITES[functional.runner]
-        tests = sorted(p for p, _ in used if is_test_path(p))
+        tests = sorted(p for p, _ in used if runs_as_test(p))
         (root / "base").mkdir()
         materialise(root / "base", functional, dataset, used)
         kill = KILL_SUITES.get(functional.runner, suite)
@@ -144,12 +166,7 @@ class Lab:
         return run
 
     def mutant(self, mutant: Mutant) -> Run:
-        base = self.root / "base"
-        work = _fresh(self.root, base)
-        path = work / mutant.file
-        path.write_text(mutant.apply(path.read_text(encoding="utf-8")), encoding="utf-8")
-        before = (base / mutant.file).stat()
-        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+        work = _fresh(self.root, self.root / "base", mutant)
         return self.kill(work, self.tests, self.limit_s or self.timeout_s)
 
 
