@@ -114,6 +114,15 @@ def modules_dir() -> Path | None:
     return None
 
 
+def missing() -> str | None:
+    """Why this machine cannot run Jest tests, or None."""
+    if shutil.which("node") is None:
+        return "node is not installed: Node.js 18 or newer must be on the PATH"
+    if modules_dir() is None:
+        return "Jest's packages are missing: run scripts/install-runners (runners/jest-react16)"
+    return None
+
+
 def options(workspace: Path) -> JestOptions:
     """The scenario's options (ValueError naming the file and field when they are bad)."""
     path = workspace / HIDDEN / OPTIONS

@@ -19,9 +19,9 @@
    together are bounded by BUDGET_S; mutants left when it runs out count as surviving.
 
 Runners: `SUITES[name](workspace, test_files, timeout_s) -> Run`, test_files being the
-answer's test files to run (`runs_as_test`: not its mocks, snapshots, fixtures or, in
-`src/test/`, Java classes not named as tests; workspace-relative); a runner runs those
-of them it can.
+answer's test files to run (`runs_as_test`: not its mocks, snapshots or fixtures; all of
+`src/test/`, where the JUnit runner compiles every class and runs the test classes;
+workspace-relative); a runner runs those of them it can.
 """
 
 from __future__ import annotations
@@ -38,13 +38,14 @@ from ...formats.functional import Functional
 from ...formats.paths import safe_path
 from ...schema.functional import FunctionalResult, MutantOutcome, mutation_rate
 from .jest import run_jest, run_jest_bail
+from .junit import suite as run_junit_suite
 from .mutants import Mutant, MutantsError, load_mutants
 from .outcome import Run
 from .vitest import run_vitest, run_vitest_bail
 from .workspace import materialise
 
 SuiteRunner = Callable[[Path, list[str], float], Run]
-SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest, "jest": run_jest}
+SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest, "jest": run_jest, "junit": run_junit_suite}
 KILL_SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest_bail, "jest": run_jest_bail}
 BUDGET_S = 900.0  # all the mutant runs of one attempt together
 _TEST_FOLDERS = {"__tests__", "__mocks__", "__snapshots__", "__fixtures__"}
@@ -70,8 +71,6 @@ def runs_as_test(path: str) -> bool:
     pure = PurePosixPath(path)
     if {"__mocks__", "__snapshots__", "__fixtures__"} & set(pure.parts[:-1]):
         return False
-    if path.startswith("src/test/") and pure.suffix == ".java":
-        return pure.stem.endswith(("Test", "Tests", "IT"))
     return is_test_path(path)
 
 

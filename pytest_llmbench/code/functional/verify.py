@@ -16,12 +16,14 @@ from typing import Literal
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...schema.functional import FunctionalResult, acceptance_rate
+from .jest import missing as jest_missing
 from .junit import hidden as run_junit_hidden
 from .junit import missing as junit_missing
 from .mutation import run_mutation
 from .node import missing as node_missing
 from .node import run_node
 from .outcome import Run
+from .vitest import missing as vitest_missing
 from .workspace import materialise
 
 Runner = Callable[[Path, Path, float], Run]
@@ -61,7 +63,12 @@ MODES: dict[str, Mode] = {"acceptance": run_acceptance, "mutation": run_mutation
 
 
 # Per runner: why this machine cannot run it (a missing toolchain), or None.
-MISSING: dict[str, Callable[[], str | None]] = {"node": node_missing, "junit": junit_missing}
+MISSING: dict[str, Callable[[], str | None]] = {
+    "node": node_missing,
+    "junit": junit_missing,
+    "vitest": vitest_missing,
+    "jest": jest_missing,
+}
 
 
 def _mode_name(functional: Functional) -> Literal["acceptance", "mutation"]:

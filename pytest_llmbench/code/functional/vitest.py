@@ -83,6 +83,15 @@ export default {
 """
 
 
+def missing() -> str | None:
+    """Why this machine cannot run Vitest tests, or None."""
+    if shutil.which("node") is None:
+        return "node is not installed: Node.js 18 or newer must be on the PATH"
+    if modules_dir(NEEDED) is None:
+        return "Vitest's packages are missing: run scripts/install-runners (package-lock.json)"
+    return None
+
+
 def options(workspace: Path) -> VitestOptions:
     """The scenario's options (ValueError naming the file and field when they are bad)."""
     path = workspace / HIDDEN / OPTIONS
@@ -138,7 +147,7 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = Fal
     modules = modules_dir(NEEDED)
     if modules is None:
         return Run.broken(
-            "Vitest's packages are missing: run `npm ci` in the project (package-lock.json)"
+            "Vitest's packages are missing: run scripts/install-runners (package-lock.json)"
         )
     why = link_modules(workspace, modules)
     if why is not None:
