@@ -12,8 +12,7 @@ Vitest writes its cache, temporary files and report under OWN in the workspace.
 A scenario tunes the run with `vitest.json` in its hidden tests folder (optional):
 
     {"setupFiles": ["src/setupTests.ts"],   # the answer's setup files, used when it gives them
-     "environment": "jsdom",                # or "node"
-     "jest": false}                         # true: `jest` is Vitest's `vi` (tests written for Jest)
+     "environment": "jsdom"}                # or "node"
 """
 
 from __future__ import annotations
@@ -52,16 +51,14 @@ class VitestOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
     setupFiles: list[str] = []  # noqa: N815 (Vitest's own name)
     environment: Literal["jsdom", "node"] = "jsdom"
-    jest: bool = False
 
 
 SETUP = """\
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach } from 'vitest';
 afterEach(() => cleanup());
 """
-JEST = "globalThis.jest = vi;\n"
 
 CONFIG = """\
 import { transformWithEsbuild } from 'vite';
@@ -114,7 +111,7 @@ def write_config(workspace: Path, tests: list[str], opts: VitestOptions, bail: b
     own = workspace / OWN
     shutil.rmtree(own, ignore_errors=True)
     (own / "tmp").mkdir(parents=True)
-    (own / "setup.mjs").write_text(SETUP + (JEST if opts.jest else ""), encoding="utf-8")
+    (own / "setup.mjs").write_text(SETUP, encoding="utf-8")
     setups = [f"{OWN}/setup.mjs"] + [s for s in opts.setupFiles if (workspace / s).is_file()]
     test = {
         "include": [_glob(t) for t in tests],
