@@ -228,3 +228,36 @@ def test_a_runner_that_cannot_start_is_one_error_line(
         "the hidden tests could not run: No such file or directory (node)"
     )
     assert result.quality == 1.0  # judged (here: checked) all the same
+
+
+def test_identical_answers_share_one_hidden_test_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another attempt with the same files (or the echo model's unchanged dataset) does not
+    run the same code again; a different answer does."""
+    import asyncio
+
+    from pytest_llmbench.code.functional import verify as verify_module
+    from pytest_llmbench.formats.functional import Functional, HiddenFile
+    from pytest_llmbench.schema.functional import FunctionalResult
+
+    runs: list[list[tuple[str, str]]] = []
+
+    def fake_run(
+        functional: object, dataset: object, files: list[tuple[str, str]]
+    ) -> FunctionalResult:
+        runs.append(files)
+        return FunctionalResult(runner="node", mode="acceptance", passed=1, total=1, rate=1.0)
+
+    monkeypatch.setattr(verify_module, "run_functional", fake_run)
+    functional = Functional("node", "acceptance", "dataset", 60.0, (HiddenFile("a.test.mjs", "x"),))
+
+    async def three() -> list[FunctionalResult]:
+        same = [("src/app.js", "one")]
+        return await asyncio.gather(
+            verify_module.verify(functional, None, same),
+            verify_module.verify(functional, None, list(same)),
+            verify_module.verify(functional, None, [("src/app.js", "two")]),
+        )
+
+    first, second, third = asyncio.run(three())
+    assert runs == [[("src/app.js", "one")], [("src/app.js", "two")]]
+    assert first == second == third and first is not second  # each caller its own copy
