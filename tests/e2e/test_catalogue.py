@@ -41,6 +41,14 @@ def test_offline_catalogue_reference_beats_echo(pytester: pytest.Pytester, catal
     )
     assert reference["score"] > echo["score"]
     assert len({r["category"] for r in board["leaderboard"]["categories"]}) >= 3
+    # Functional verification: every hidden test passes on the references (every listed
+    # mutant killed by the reference tests), under 10% on the unchanged inputs.
+    tested = [r for r in read_results(catalogue) if r["functional_rate"] is not None]
+    assert len({r["scenario"] for r in tested}) >= 12
+    assert {r["category"] for r in tested} >= {"generation", "migration", "testing"}
+    assert reference["functional_items"] == echo["functional_items"] == len(tested) // 2
+    assert reference["functional_rate"] == 1.0 and reference["functional_pass_at_1"] == 1.0
+    assert echo["functional_rate"] < 0.1
 
 
 def test_judged_catalogue_through_a_local_server(
@@ -99,7 +107,11 @@ def test_offline_run_never_imports_litellm(pytester: pytest.Pytester, catalogue:
         "    terminalreporter.write_line(f'litellm imported: {\"litellm\" in sys.modules}')\n"
     )
     result = pytester.runpytest_subprocess(
-        "scenarios", "--llm-model=llmbench/reference", "-p", "no:cacheprovider"
+        "scenarios",
+        "--llm-model=llmbench/reference",
+        "--llm-functional=off",
+        "-p",
+        "no:cacheprovider",
     )
     result.assert_outcomes(passed=_catalogue_items())
     result.stdout.fnmatch_lines(["litellm imported: False"])
