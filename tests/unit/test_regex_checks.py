@@ -196,6 +196,18 @@ REWRITTEN = {
          "### src/hooks/useX.ts \n", "### `src/utils/filterOptions.tsx`", "### src/", "Chip",
          ".test.tsx", ".tsx", " ", "\n", "x"],
     ),
+    "typed function component": (
+        "generation/GenerateBaseComponent.yaml",
+        "TabsProps\\b))",
+        r"\A(?![\s\S]*extends\s+(React\.)?Component\b)(?>[\s\S]*?(?:(interface|type)\s+TabsProps\b))",
+        ["```tsx\ninterface TabItem { id: string }\ninterface TabsProps { tabs: TabItem[] }\n```",
+         "type TabsProps = {\n  tabs: TabItem[];\n};\nexport function Tabs(props: TabsProps) {}"],
+        ["interface TabsProps { tabs: TabItem[] }\nclass Tabs extends React.Component<TabsProps> {}",
+         "class Tabs extends\n  Component<Props> {}\ntype TabsProps = {};",
+         "export function Tabs(props: Props) {}"],
+        ["interface ", "type ", "TabsProps", "TabsPropsX", "extends ", "React.", "Component",
+         "Component2", "\n", " ", "x"],
+    ),
     "empty text deletes": (
         _BF + "ToDoApp_ReactJS.yaml",
         "empty|blank",
