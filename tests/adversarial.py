@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 SIZE = 50_000
-# Lines of the "one line" answers: a pattern bounded by the line (`[^\n]*`) may take time
-# quadratic in one line's length; a single 50 KB line is left to the check's time limit.
+# Lines of the "long lines" answers; the "one line" answers are a single line of SIZE
+# characters, on which a line-bounded pattern (`A[^\n]*B`) tried from every A is quadratic.
 LINE = 2_000
 _ESCAPES = re.compile(r"\\[sSbBdDwWnrtAZ]|\(\?[a-zA-Z]+\)|\(\?[:=!<>]+")
 _WORDS = re.compile(r"[A-Za-z0-9#|@._/:-]{2,}")
@@ -50,21 +50,23 @@ def words_of(pattern: str) -> list[str]:
     return _WORDS.findall(plain) or ["x"]
 
 
-def _fill(unit: str, line: int | None = None) -> str:
-    text = (unit * (SIZE // max(1, len(unit)) + 1))[:SIZE]
-    if line is None:
-        return text
-    return "\n".join(text[i : i + line] for i in range(0, SIZE, line))
+def adversarial_answers(pattern: str, size: int = SIZE) -> Iterator[tuple[str, str]]:
+    """(name, answer of about `size` characters) pairs aimed at `pattern`'s backtracking."""
 
+    def _fill(unit: str, line: int | None = None) -> str:
+        text = (unit * (size // max(1, len(unit)) + 1))[:size]
+        if line is None:
+            return text
+        return "\n".join(text[i : i + line] for i in range(0, size, line))
 
-def adversarial_answers(pattern: str) -> Iterator[tuple[str, str]]:
-    """(name, ~50 KB answer) pairs aimed at `pattern`'s backtracking."""
     words = words_of(pattern)
     most = words[:-1] or words  # every word but the last: never a whole match
     yield "section headers", _fill("".join(f"## {w}\n" for w in most))
     yield "words on long lines", _fill(" ".join(most) + " ", LINE)
     yield "words per line", _fill(" ".join(most) + "\n")
     yield "first word, long lines", _fill(words[0] + " ", LINE)
+    yield "words on one line", _fill(" ".join(most) + " ")
+    yield "first word on one line", _fill(words[0] + " ")
     yield "first word per line", _fill(words[0] + "\n")
     for drop in range(len(words)):
         rest = [w for i, w in enumerate(words) if i != drop] or words

@@ -9,15 +9,30 @@ a temporary working folder and no network.
   no privilege). Only on a system with neither (not Linux, or a kernel without seccomp)
   does a checker run with the network; `network_isolation()` says which applies, and the
   checkers only parse, never run, the code.
-- Files: where user namespaces work (`unshare`), the command runs in its own user, mount
-  and PID namespaces: every mount is made read-only but the working folder, and the
-  credential stores of the home folder (HIDDEN_IN_HOME: ~/.ssh, ~/.aws, ...) are covered
-  by empty read-only folders (or /dev/null for files), so the command can write only in
-  its folder and cannot read those. Fallback (no user namespaces, the seccomp way): the
+- Who: as root (where `unshare` and util-linux `setpriv` work: `own_user()`), each run()
+  gets a user and group id of its own, drawn at random from confine.ID_RANGE, and no
+  capability; the namespaces are then made as root (no user namespace) and `setpriv`
+  drops to that id just before the command. Root's files (/etc/shadow, /root) are out of
+  its reach, and its working folder is handed to it (chown). Any other user: the command
+  runs as root of its own user namespace, and `setpriv` (where present) removes every
+  capability (else it could remount the filesystem writable). start() never changes the id: its checker
+  reads files its caller writes in the caller's own temporary folders.
+- Files: in the mount namespace (both ways above) every mount is made read-only but the
+  working folder, and the credential stores of the home folder (HIDDEN_IN_HOME: ~/.ssh,
+  ~/.aws, ...) are covered by empty read-only folders (or /dev/null for files), so the
+  command can write only in its folder and cannot read those. Under its own id, a path it
+  needs behind a folder others may not enter (its program under /root/.pyenv, its folder
+  under a 0700 temporary folder, the caller's `reads`) is shown through a read-only tmpfs
+  laid over that folder (confine.py). Fallback (no namespaces, the seccomp way): the
   command runs with the user's own file access, with HOME pointed at its folder.
-- Processes: at most PROCESS_LIMIT at once. Counted by the parent every POLL_S (as root,
-  RLIMIT_NPROC does not apply); inside the namespaces RLIMIT_NPROC also stops forks at
-  the limit for any other user.
+- Processes: at most `processes` tasks (PROCESS_LIMIT by default; threads count, as they
+  do for RLIMIT_NPROC), held by the kernel where RLIMIT_NPROC counts this run alone: under
+  its own id, or in its own user namespace for a user other than root (the kernel exempts
+  uid 0 from RLIMIT_NPROC, also as root of a user namespace made by root: 200 of 200 forks
+  went through there). Everywhere, the parent also counts the
+  processes every POLL_S and kills the tree past the limit: the only limit as root
+  without setpriv, or without namespaces. Runners choose their limit: test runners
+  RUNNER_PROCESS_LIMIT, a JVM JVM_PROCESS_LIMIT (the measurements are beside them).
 - Time: at the limit, or when the process limit is crossed, the whole tree is killed:
   with a PID namespace, every process in it (a `setsid` child included); without one,
   every process of the command's session and its descendants. When the command itself
@@ -35,32 +50,25 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import confine
+
 TIME_LIMIT_S = 60.0
 MEMORY_LIMIT_MB = 1024
+# Tasks, that is processes and their threads (RLIMIT_NPROC counts threads).
 PROCESS_LIMIT = 64
+# Test runners: node --test with jsdom and esbuild took 27 tasks with 2 CPUs, 44 with Go
+# told of 64 (GOMAXPROCS, esbuild's threads); vitest 2 with --maxWorkers=1 runs at 24.
+RUNNER_PROCESS_LIMIT = 128
+# A JVM's threads (GC, JIT compilers, ...) grow with the CPUs: javac took 20 tasks with 2
+# CPUs and 45 told it had 64 (-XX:ActiveProcessorCount); the JUnit runner's JVM (serial
+# GC, C1 only) 15 and 28, before the tests' own threads.
+JVM_PROCESS_LIMIT = 256
 POLL_S = 0.05
-HIDDEN_IN_HOME = (
-    ".ssh", ".aws", ".azure", ".gnupg", ".config", ".docker", ".kube",
-    ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass",
-)  # fmt: skip
-# Run by `sh` inside the namespaces: $1 the working folder, $2 the paths to hide (one a
-# line), then the command.
-_CONFINE = r"""
-work=$1; hide=$2; shift 2
-mount --bind "$work" "$work" && cd "$work" || exit 125
-while read -r _ _ _ _ point _; do
-  [ "$point" = "$work" ] || mount -o remount,bind,ro "$point" 2>/dev/null
-done < /proc/self/mountinfo
-printf '%s\n' "$hide" | while IFS= read -r path; do
-  if [ -d "$path" ]; then mount -t tmpfs -o ro,size=4k,mode=0 llmbench-hidden "$path"
-  elif [ -e "$path" ]; then mount --bind /dev/null "$path"; fi
-done
-exec "$@"
-"""
+HIDDEN_IN_HOME = confine.HIDDEN_IN_HOME
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,10 @@ ISOLATIONS = {
     ],
     "seccomp": _NO_NETWORK,
 }  # fmt: skip
+# As root: the same namespaces but the user's, the command then under its own user id.
+_AS_ROOT = ["unshare", "--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc"]
+# setpriv's part in every namespaced run: no capability survives into the command.
+_NO_PRIVILEGE = ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
 
 
 def _works(prefix: list[str]) -> bool:
@@ -104,6 +116,25 @@ def network_isolation() -> str:
     return "none"
 
 
+@functools.cache
+def _setpriv() -> list[str]:
+    found = shutil.which("setpriv")
+    return [found, *_NO_PRIVILEGE] if found and _works([found, *_NO_PRIVILEGE]) else []
+
+
+def _as_user(uid: int) -> list[str]:
+    return [*_setpriv(), f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+
+
+@functools.cache
+def own_user() -> bool:
+    """Whether each run gets a user id of its own (as root, with unshare and setpriv): the
+    process limit then holds in the kernel, and root's files are out of reach."""
+    if os.geteuid() != 0 or not _setpriv():
+        return False
+    return _works([*_AS_ROOT, *_as_user(confine.fresh_id())])
+
+
 def _limits(memory_mb: int, processes: int | None) -> None:  # in the child, before exec
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
@@ -122,12 +153,6 @@ def _limited(
         nproc = [f"--nproc={processes}"] if processes is not None else []
         return [prlimit, f"--data={memory_mb * 1024 * 1024}", "--core=0", *nproc, *command], None
     return command, lambda: _limits(memory_mb, processes)
-
-
-def _hidden(cwd: Path) -> str:
-    home = Path.home()
-    paths = [home / name for name in HIDDEN_IN_HOME]
-    return "\n".join(str(p) for p in paths if p.exists() and not cwd.is_relative_to(p))
 
 
 def _processes() -> dict[int, tuple[int, int, str]]:
@@ -185,7 +210,7 @@ def _finish(process: subprocess.Popen[str]) -> tuple[str, str]:
         return "", ""
 
 
-def _supervise(process: subprocess.Popen[str], timeout: float) -> Outcome:
+def _supervise(process: subprocess.Popen[str], timeout: float, processes: int) -> Outcome:
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -196,7 +221,7 @@ def _supervise(process: subprocess.Popen[str], timeout: float) -> Outcome:
         killed = None
         if time.monotonic() >= deadline:
             killed = "time limit"
-        elif len(tree(process.pid)) > PROCESS_LIMIT + 2:  # + unshare and its shell
+        elif len(tree(process.pid)) > processes + 2:  # + unshare and its shell
             killed = "process limit"
         elif process.poll() is not None:  # done, but something it started holds the pipes
             _kill_tree(process.pid)
@@ -208,22 +233,47 @@ def _supervise(process: subprocess.Popen[str], timeout: float) -> Outcome:
             return Outcome(None, stdout, stderr, killed)
 
 
+def _confined(command: list[str], cwd: Path, uid: int | None, reads: Sequence[Path]) -> list[str]:
+    """`command` inside the namespaces with the filesystem of confine.py: under `uid`
+    (handed the working folder, shown it and `reads`) or as the namespace's root."""
+    work = cwd.resolve()
+    cover: list[Path] = []
+    show: list[Path] = []
+    if uid is not None:
+        confine.hand_over(work, uid)
+        cover, show = confine.covers(work, reads)
+        command = [*_as_user(uid), *command]
+    else:
+        command = [*_setpriv(), *command]
+    lines = ["\n".join(map(str, paths)) for paths in (confine.hidden(work), cover, show)]
+    script = ["sh", "-c", confine.SCRIPT, "llmbench-sandbox", str(work), *lines]
+    return [*(_AS_ROOT if uid is not None else ISOLATIONS["unshare"]), *script, *command]
+
+
 def _prepared(
     command: list[str],
     cwd: Path,
-    memory_mb: int,
-    confine: bool,
+    limits: tuple[int, int],
+    confined: bool,
+    reads: Sequence[Path] = (),
     extra_env: dict[str, str] | None = None,
 ) -> tuple[list[str], Callable[[], None] | None, dict[str, str]]:
-    """The command wrapped in the limits and the isolation this machine allows (and, with
-    `confine`, the read-only filesystem outside `cwd`), its preexec function and its env."""
+    """The command wrapped in the limits and the isolation this machine allows (and, when
+    `confined`, the read-only filesystem outside `cwd`), its preexec function and its env.
+    `limits` is (memory in MB, processes)."""
+    memory_mb, processes = limits
     isolation = network_isolation()
-    # RLIMIT_NPROC counts per user namespace: only inside our own is it the sandbox's count.
-    processes = PROCESS_LIMIT if isolation == "unshare" else None
-    command, preexec = _limited(command, memory_mb, processes)
-    if isolation == "unshare" and confine:
-        wrapper = ["sh", "-c", _CONFINE, "llmbench-sandbox", str(cwd.resolve()), _hidden(cwd)]
-        command = [*ISOLATIONS[isolation], *wrapper, *command]
+    uid = confine.fresh_id() if confined and isolation == "unshare" and own_user() else None
+    # RLIMIT_NPROC counts per user: only under our own id, or in our own user namespace
+    # (not as root: root is exempt), is it the sandbox's count.
+    nproc = processes if isolation == "unshare" else None
+    program = confine.installation(command[0], os.environ.get("PATH", ""))
+    command, preexec = _limited(command, memory_mb, nproc)
+    if isolation == "unshare" and confined:
+        shown = [p for p in [*([program] if program else []), *reads] if p.exists()]
+        command = _confined(command, cwd, uid, shown)
+    elif isolation == "unshare":
+        command = [*ISOLATIONS[isolation], *_setpriv(), *command]
     elif isolation != "none":
         command = [*ISOLATIONS[isolation], *command]
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
@@ -232,13 +282,17 @@ def _prepared(
 
 
 def start(
-    command: list[str], cwd: Path, *, memory_mb: int = MEMORY_LIMIT_MB
+    command: list[str],
+    cwd: Path,
+    *,
+    memory_mb: int = MEMORY_LIMIT_MB,
+    processes: int = PROCESS_LIMIT,
 ) -> subprocess.Popen[str]:
     """A long-lived checker (it reads requests on stdin, one answer line each on stdout),
     with the limits and isolation of run() except the time limit, which its caller keeps
-    per request, and the filesystem confinement (it reads files it is named). The memory
-    limit needs prlimit here."""
-    command, preexec, env = _prepared(command, cwd, memory_mb, confine=False)
+    per request, the filesystem confinement and a user id of its own (it reads the files
+    its caller writes for it). The memory limit needs prlimit here."""
+    command, preexec, env = _prepared(command, cwd, (memory_mb, processes), confined=False)
     return subprocess.Popen(
         command,
         cwd=cwd,
@@ -259,11 +313,18 @@ def run(
     *,
     timeout: float = TIME_LIMIT_S,
     memory_mb: int = MEMORY_LIMIT_MB,
+    processes: int = PROCESS_LIMIT,
     env: dict[str, str] | None = None,
+    reads: Sequence[Path] = (),
 ) -> Outcome:
     """Run `command` in `cwd` under the limits; never raises for the command's failures.
-    `env` adds variables to the minimal environment (PATH, HOME=cwd, LANG)."""
-    command, preexec, env = _prepared(command, cwd, memory_mb, confine=True, extra_env=env)
+    `processes` counts threads too; `env` adds variables to the minimal environment
+    (PATH, HOME=cwd, LANG); `reads` names folders outside `cwd` the command reads (its
+    own program's installation is found), shown to it when they lie behind a closed one.
+    Under a run's own user id `cwd`, and all in it, becomes that user's: give it a folder
+    made for the run (a temporary one), never one of the caller's own."""
+    limits = (memory_mb, processes)
+    command, preexec, env = _prepared(command, cwd, limits, True, reads, env)
     process = subprocess.Popen(
         command,
         cwd=cwd,
@@ -277,7 +338,7 @@ def run(
         preexec_fn=preexec,
     )
     try:
-        return _supervise(process, timeout)
+        return _supervise(process, timeout, processes)
     finally:
         if process.poll() is None:  # an unexpected error in the parent: leave nothing behind
             _kill_tree(process.pid)

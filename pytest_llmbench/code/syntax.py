@@ -220,7 +220,8 @@ _JAVAC_ERROR = re.compile(r"^(?P<file>.+?\.java):(?P<line>\d+): error: (?P<msg>.
 def _run_javac(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
     # Stop after parsing: imports of libraries that are not installed are not errors here.
     command = [tool, "-J-Xmx256m", "-XDshould-stop.ifNoError=PARSE", "-XDshould-stop.ifError=PARSE"]
-    outcome = sandbox.run([*command, "-d", str(work / "out"), *map(str, files)], work)
+    command = [*command, "-d", str(work / "out"), *map(str, files)]
+    outcome = sandbox.run(command, work, processes=sandbox.JVM_PROCESS_LIMIT)
     if outcome.timed_out:
         return [f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"] * len(files)
     problems: dict[str, str] = {}

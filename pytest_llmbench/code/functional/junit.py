@@ -195,6 +195,20 @@ def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
     return os.pathsep.join([classes, *resources, *(str(j) for j in jars)])
 
 
+def _sandboxed(
+    command: list[str], workspace: Path, timeout_s: float, env: dict[str, str], tools: Toolchain
+) -> sandbox.Outcome:
+    return sandbox.run(
+        command,
+        workspace,
+        timeout=timeout_s,
+        memory_mb=MEMORY_MB,
+        processes=sandbox.JVM_PROCESS_LIMIT,  # a JVM's threads count
+        env=env,
+        reads=sorted({jar.parent for jar in tools.jars}),  # shown when behind a closed folder
+    )
+
+
 def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) -> Run:
     """Compile src/main/java with `tests` (workspace-relative .java files) and run the
     test classes they declare in one JVM; `what` names the tests in a compile error."""
@@ -216,7 +230,7 @@ def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) ->
     (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
     javac = [tools.javac, *(f"-J{flag}" for flag in JVM_FLAGS), f"@{work.name}/javac.args"]
     env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
-    compiled = sandbox.run(javac, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env)
+    compiled = _sandboxed(javac, workspace, timeout_s, env, tools)
     if compiled.returncode != 0:
         return Run.broken(f"{what} and src/main/java do not compile: {_compile_errors(compiled)}")
     declared = {class_name(_read(workspace / t), t) for t in tests}
@@ -234,7 +248,7 @@ def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) ->
         *(f"--select-class={name}" for name in selected),
     ]  # fmt: skip
     remaining = max(1.0, timeout_s - (time.monotonic() - started))
-    outcome = sandbox.run(java, workspace, timeout=remaining, memory_mb=MEMORY_MB, env=env)
+    outcome = _sandboxed(java, workspace, remaining, env, tools)
     return Run.of(read_reports(workspace / reports), outcome)
 
 

@@ -91,5 +91,13 @@ def run_node(workspace: Path, hidden: Path, timeout_s: float) -> Run:
         *tests,
     ]
     env = {"LLMBENCH_WORKSPACE": str(workspace.resolve()), "LLMBENCH_NODE_MODULES": str(modules)}
-    outcome = sandbox.run(command, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env)
+    outcome = sandbox.run(
+        command,
+        workspace,
+        timeout=timeout_s,
+        memory_mb=MEMORY_MB,
+        processes=sandbox.RUNNER_PROCESS_LIMIT,
+        env=env,
+        reads=[modules],
+    )
     return Run.of(read_results(results), outcome)
