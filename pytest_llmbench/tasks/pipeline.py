@@ -10,6 +10,7 @@ run while its checks, metrics and judges are done.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from statistics import mean
 
 from ..code.answer_metrics import measure_answer, prepare_baseline
@@ -27,6 +28,7 @@ from ..judging.scoring import (
 from ..judging.statistics import exact_agreement
 from ..models.base import Model, ModelRequest, TaskContext
 from ..schema.code import CodeMetrics
+from ..schema.functional import FunctionalResult
 from ..schema.results import (
     AttemptResult,
     CallRecord,
@@ -71,9 +73,12 @@ async def run_attempt(
     baseline: asyncio.Future[None] | None = None,
     messages: Messages | None = None,
     feedback: bool = False,
+    later: list[Awaitable[None]] | None = None,
 ) -> AttemptResult:
     """One attempt; `messages`: the conversation to send (default: the case's prompt),
-    `feedback`: it carries the previous attempt's failing tests."""
+    `feedback`: it carries the previous attempt's failing tests. With `later`, the hidden
+    tests' result is filled in by an awaitable appended to it (the next attempt need not
+    wait for them); else it is awaited here."""
     if case.scenario.is_dialog:
         return await run_dialog_attempt(case, model, number, gen, setup)
     reply = await model.complete(_candidate_request(case, number, gen, messages))
@@ -100,9 +105,10 @@ async def run_attempt(
     for outcome in outcomes:
         calls += outcome.calls
     checked = step_results(steps, lambda check: verdicts[id(check)], outcomes)
-    functional = await finish_tests(testing, checked, criterion_patterns(case), feedback)
+    finishing = finish_tests(testing, checked, criterion_patterns(case), feedback)
+    functional = await finishing if later is None else None
     acc, compl = (unseen(reply.degraded) or metric_result(m, checked, outcomes) for m in METRICS)
-    return AttemptResult(
+    attempt = AttemptResult(
         attempt=number,
         answer=reply.text,
         answer_latency_s=reply.latency_s,
@@ -118,6 +124,13 @@ async def run_attempt(
         degraded=reply.degraded,
         functional=functional,
     )
+    if later is not None:
+        later.append(asyncio.ensure_future(_fill_in(attempt, finishing)))
+    return attempt
+
+
+async def _fill_in(attempt: AttemptResult, finishing: Awaitable[FunctionalResult | None]) -> None:
+    attempt.functional = await finishing
 
 
 async def _measure(case: Case, answer: str, baseline: asyncio.Future[None] | None) -> CodeMetrics:
@@ -223,11 +236,17 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
         off_loop(prepare_baseline, case.scenario.reference_for(case.dataset), case.dataset)
     )
     baseline.add_done_callback(lambda done: done.cancelled() or done.exception())
+    # Without a feedback chain no attempt depends on the one before's hidden tests: they
+    # finish while the next attempts' calls go on, and are collected at the end.
+    later: list[Awaitable[None]] | None = None if chained else []
     for number in range(1, gen.attempts + 1):
         try:
-            attempt = await run_attempt(case, model, number, gen, setup, baseline, messages, fed)
+            attempt = await run_attempt(
+                case, model, number, gen, setup, baseline, messages, fed, later
+            )
         except RunError as exc:
             paid = exc.calls if isinstance(exc, AttemptFailed) else []
+            await asyncio.gather(*(later or ()))
             result = summarise(case, model, attempts, paid, chained)
             result.status = "error"
             result.reason = f"attempt {number}: {exc}"
@@ -236,4 +255,5 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
         if last_attempt(case, gen, attempt):
             break
         messages, fed = next_conversation(case, gen, messages, attempt)
+    await asyncio.gather(*(later or ()))
     return summarise(case, model, attempts, feedback=chained)

@@ -261,3 +261,19 @@ def test_identical_answers_share_one_hidden_test_run(monkeypatch: pytest.MonkeyP
     first, second, third = asyncio.run(three())
     assert runs == [[("src/app.js", "one")], [("src/app.js", "two")]]
     assert first == second == third and first is not second  # each caller its own copy
+
+
+def test_the_test_pool_shares_the_cores_among_xdist_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pytest_llmbench.code.functional.verify import pool_size
+
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    monkeypatch.delenv("PYTEST_XDIST_WORKER_COUNT", raising=False)
+    assert pool_size() == 4
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "2")
+    assert pool_size() == 2
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "8")
+    assert pool_size() == 1
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "two")
+    assert pool_size() == 4

@@ -29,8 +29,33 @@ from .workspace import materialise
 
 Runner = Callable[[Path, Path, float], Run]
 RUNNERS: dict[str, Runner] = {"node": run_node, "junit": run_junit_hidden}
+NICENESS = 10  # test runs yield the cores to the run's own process (its model calls)
+
+
+def _yield_the_cores() -> None:
+    """In each pool thread: lower its scheduling priority, which on Linux is the thread's
+    own and is inherited by the test processes it starts; the event loop's thread keeps
+    its priority, so answers and judge calls are handled first when the cores are busy."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, NICENESS)  # 0: this thread (Linux)
+    except (AttributeError, OSError):  # not Linux: the runs go at normal priority
+        pass
+
+
+def pool_size() -> int:
+    """One test run at a time per core of the machine, shared by the xdist workers
+    (pytest-xdist sets PYTEST_XDIST_WORKER_COUNT in each): cores // workers, at least 1."""
+    try:
+        workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+    except ValueError:
+        workers = 1
+    return max(1, (os.cpu_count() or 1) // workers)
+
+
 _POOL = ThreadPoolExecutor(
-    max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="llmbench-tests"
+    max_workers=pool_size(),
+    thread_name_prefix="llmbench-tests",
+    initializer=_yield_the_cores,
 )
 
 
