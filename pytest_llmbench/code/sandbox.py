@@ -217,9 +217,7 @@ def kernel_holds_limit() -> bool:
     return network_isolation() == "unshare" and (os.geteuid() != 0 or own_user())
 
 
-def _supervise(
-    process: subprocess.Popen[str], timeout: float, processes: int | None
-) -> Outcome:
+def _supervise(process: subprocess.Popen[str], timeout: float, processes: int | None) -> Outcome:
     """Wait for the command, killing its tree at the time limit or (when `processes` is
     given: the kernel does not hold the limit) when the parent counts more processes."""
     deadline = time.monotonic() + timeout

@@ -57,7 +57,12 @@ class FunctionalResult(BaseModel):
 
     @property
     def all_passed(self) -> bool:
-        return self.error is None and self.total > 0 and self.passed == self.total
+        """Acceptance: every hidden test passed. Mutation: the answer's tests all pass on
+        the unchanged code and kill every mutant."""
+        clean = self.error is None and self.total > 0 and self.passed == self.total
+        if self.mode == "mutation":
+            return clean and bool(self.mutants) and all(m.killed for m in self.mutants)
+        return clean
 
 
 def acceptance_rate(passed: int, total: int, error: str | None) -> float:

@@ -60,14 +60,19 @@ def feedback_message(result: FunctionalResult, hidden_sources: Iterable[str]) ->
     (every test passed, or no test ran). `hidden_sources`: the hidden files' text, whose
     lines are kept out of the messages."""
     failing = [t for t in result.tests if not t.passed]
-    if not result.tests or (not failing and result.error is None):
+    if not result.tests or result.all_passed:
         return None
+    if result.mode == "mutation" and not failing and result.error is None:
+        return _survivors_message(result)
     code = _code_lines(hidden_sources)
-    lines = [
-        "Your answer was run against hidden acceptance tests, which you cannot see. "
-        f"{len(failing)} of {len(result.tests)} failed:",
-        "",
-    ]
+    head = (
+        "Your tests were run against the code as given, unchanged, where every test must "
+        f"pass. {len(failing)} of {len(result.tests)} failed:"
+        if result.mode == "mutation"
+        else "Your answer was run against hidden acceptance tests, which you cannot see. "
+        f"{len(failing)} of {len(result.tests)} failed:"
+    )
+    lines = [head, ""]
     for number, test in enumerate(failing[:MAX_LISTED], start=1):
         lines.append(f"{number}. {test.name}")
         lines += [f"   {line}" for line in _shown(test.message, code)]
@@ -80,6 +85,24 @@ def feedback_message(result: FunctionalResult, hidden_sources: Iterable[str]) ->
         "Fix the code so that these tests pass. Reply with your complete corrected answer "
         "in the form the task asked for: every file the answer needs, in full, not only "
         "the changed lines.",
+    ]
+    return "\n".join(lines)
+
+
+def _survivors_message(result: FunctionalResult) -> str:
+    """Mutation mode, every test passing: the injected bugs the tests did not catch."""
+    survivors = [m for m in result.mutants if not m.killed]
+    lines = [
+        f"Your tests pass on the code as given, but {len(survivors)} of {len(result.mutants)} "
+        "small bugs injected into that code went unnoticed (every test still passed):",
+        "",
+    ]
+    lines += [f"{n}. {m.description or m.id}" for n, m in enumerate(survivors[:MAX_LISTED], 1)]
+    lines += [
+        "",
+        "Add or sharpen tests so that each of these bugs makes a test fail, keeping every "
+        "test passing on the code as given. Reply with your complete corrected answer in the "
+        "form the task asked for: every file, in full.",
     ]
     return "\n".join(lines)
 

@@ -75,10 +75,7 @@ async def run_attempt(
     feedback: bool = False,
     later: list[Awaitable[None]] | None = None,
 ) -> AttemptResult:
-    """One attempt; `messages`: the conversation to send (default: the case's prompt),
-    `feedback`: it carries the previous attempt's failing tests. With `later`, the hidden
-    tests' result is filled in by an awaitable appended to it (the next attempt need not
-    wait for them); else it is awaited here."""
+    """One attempt (`messages`, `feedback`, `later`: see run_item and _fill_in)."""
     if case.scenario.is_dialog:
         return await run_dialog_attempt(case, model, number, gen, setup)
     reply = await model.complete(_candidate_request(case, number, gen, messages))

@@ -277,3 +277,29 @@ def test_the_test_pool_shares_the_cores_among_xdist_workers(
     assert pool_size() == 1
     monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "two")
     assert pool_size() == 4
+
+
+def test_mutation_feedback_names_own_failures_then_the_bugs_left_uncaught() -> None:
+    from pytest_llmbench.schema.functional import FunctionalResult, MutantOutcome, TestOutcome
+    from pytest_llmbench.tasks.feedback import feedback_message
+
+    failing = FunctionalResult(
+        runner="vitest", mode="mutation", passed=1, total=2,
+        tests=[TestOutcome(name="adds", passed=True),
+               TestOutcome(name="wraps around", passed=False, message="expected 0, got 3")],
+    )  # fmt: skip
+    note = feedback_message(failing, [])
+    assert note is not None and "code as given" in note and "1 of 2 failed" in note
+    assert "wraps around" in note and "expected 0, got 3" in note and "hidden" not in note
+    survivors = FunctionalResult(
+        runner="vitest", mode="mutation", passed=2, total=2, rate=0.5,
+        tests=[TestOutcome(name="adds", passed=True), TestOutcome(name="wraps", passed=True)],
+        mutants=[MutantOutcome(id="M1", description="off by one in wrap", killed=False),
+                 MutantOutcome(id="M2", description="flipped filter", killed=True)],
+    )  # fmt: skip
+    note = feedback_message(survivors, [])
+    assert note is not None and "1 of 2 small bugs" in note
+    assert "off by one in wrap" in note and "flipped filter" not in note
+    assert not survivors.all_passed
+    every = survivors.model_copy(update={"mutants": [survivors.mutants[1]], "rate": 1.0})
+    assert every.all_passed and feedback_message(every, []) is None
