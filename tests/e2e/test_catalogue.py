@@ -49,6 +49,12 @@ def test_offline_catalogue_reference_beats_echo(pytester: pytest.Pytester, catal
     assert reference["functional_items"] == echo["functional_items"] == len(tested) // 2
     assert reference["functional_rate"] == 1.0 and reference["functional_pass_at_1"] == 1.0
     assert echo["functional_rate"] < 0.1
+    # Each hidden test fails on the unchanged input (every scenario with them asks for a
+    # change): the echo model's answers pass none.
+    for item in tested:
+        if item["model"] == "llmbench/echo":
+            runs = [a["functional"] for a in item["attempts"]]
+            assert all(r["passed"] == 0 and r["rate"] == 0.0 for r in runs), item["nodeid"]
 
 
 def test_judged_catalogue_through_a_local_server(
