@@ -17,6 +17,7 @@ with one line naming the field. The tests are never shown to the model.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -24,6 +25,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import FormatError
+from .mutants import MutantsError, load_mutants
 from .paths import resolve_inside
 
 MAX_TEST_FILES = 200
@@ -69,14 +71,16 @@ class Functional:
 
 
 def _read(path: Path, shown: str, field_name: str) -> str:
+    """The text of a file the scenario's `field_name` names; errors name the file."""
+    named = f"(named by {field_name})"
     try:
         if path.stat().st_size > MAX_TEST_BYTES:
-            raise FormatError(path, field_name, f"{shown} is over {MAX_TEST_BYTES} bytes")
+            raise FormatError(path, "", f"is over {MAX_TEST_BYTES} bytes {named}")
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise FormatError(path, field_name, f"{shown} is not UTF-8 text") from None
+        raise FormatError(path, "", f"is not UTF-8 text {named}") from None
     except OSError as exc:
-        raise FormatError(path, field_name, f"{shown} cannot be read ({exc.strerror})") from None
+        raise FormatError(path, "", f"cannot be read ({exc.strerror}) {named}") from None
 
 
 def _resolved(root: Path, scenario: Path, written: str, field_name: str) -> Path:
@@ -88,8 +92,38 @@ def _resolved(root: Path, scenario: Path, written: str, field_name: str) -> Path
     return target
 
 
-def load_functional(spec: FunctionalSpec, *, scenario: Path, root: Path, key: str) -> Functional:
-    """The hidden tests `spec` names, read; FormatError names the field on any problem."""
+def _mutants(
+    spec: FunctionalSpec,
+    scenario: Path,
+    root: Path,
+    field_name: str,
+    dataset_files: Mapping[str, str] | None,
+) -> str | None:
+    """Mutation mode: the mutants file's text, checked to apply to the dataset."""
+    if spec.mode != "mutation":
+        return None
+    if spec.mutants is None:
+        raise FormatError(scenario, f"{field_name}.mutants", "mutation mode needs a mutants file")
+    target = _resolved(root, scenario, spec.mutants, f"{field_name}.mutants")
+    text = _read(target, spec.mutants, f"{field_name}.mutants")
+    if dataset_files is not None:  # every mutant applies to the dataset, or one line now
+        try:
+            load_mutants(text, spec.mutants, dataset_files)
+        except MutantsError as exc:
+            raise FormatError(scenario, f"{field_name}.mutants", str(exc)) from None
+    return text
+
+
+def load_functional(
+    spec: FunctionalSpec,
+    *,
+    scenario: Path,
+    root: Path,
+    key: str,
+    dataset_files: Mapping[str, str] | None = None,
+) -> Functional:
+    """The hidden tests `spec` names, read; FormatError names the field on any problem.
+    `dataset_files` (path -> text): the mutants must apply to them."""
     field_name = f"functional.{key}"
     folder = _resolved(root, scenario, spec.tests, f"{field_name}.tests")
     if not folder.is_dir():
@@ -109,14 +143,7 @@ def load_functional(spec: FunctionalSpec, *, scenario: Path, root: Path, key: st
         files.append(HiddenFile(target.name, _read(target, written, f"{field_name}.support")))
     if len(files) > MAX_TEST_FILES:
         raise FormatError(scenario, f"{field_name}.tests", f"has over {MAX_TEST_FILES} files")
-    mutants = None
-    if spec.mode == "mutation":
-        if spec.mutants is None:
-            raise FormatError(
-                scenario, f"{field_name}.mutants", "mutation mode needs a mutants file"
-            )
-        target = _resolved(root, scenario, spec.mutants, f"{field_name}.mutants")
-        mutants = _read(target, spec.mutants, f"{field_name}.mutants")
+    mutants = _mutants(spec, scenario, root, field_name, dataset_files)
     return Functional(
         spec.runner, spec.mode, spec.base, spec.timeout_s, tuple(files), mutants, spec.mutants
     )

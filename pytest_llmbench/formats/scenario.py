@@ -331,6 +331,18 @@ def _check_dataset_keys(path: Path, spec: ScenarioSpec, names: set[str]) -> None
                 )
 
 
+def _functional(
+    path: Path, spec: ScenarioSpec, datasets: tuple[Dataset, ...]
+) -> dict[str, Functional]:
+    files = {d.name: {f.path: f.text for f in d.files} for d in datasets}
+    return {
+        key: load_functional(
+            value, scenario=path, root=scenarios_root(path), key=key, dataset_files=files.get(key)
+        )
+        for key, value in spec.functional.items()
+    }
+
+
 def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
     """Load and check one scenario file; any problem raises FormatError(path, field, why)."""
     spec = load_model(path, ScenarioSpec, "id, category, prompt and criteria")
@@ -357,10 +369,7 @@ def load_scenario(path: Path, datasets: DatasetIndex) -> Scenario:
         "path": path,
         "system": system,
         "datasets": resolved,
-        "functional": {
-            key: load_functional(value, scenario=path, root=scenarios_root(path), key=key)
-            for key, value in spec.functional.items()
-        },
+        "functional": _functional(path, spec, resolved),
     }
     if spec.turns:
         if spec.images or spec.judge_images:

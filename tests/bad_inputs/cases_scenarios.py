@@ -288,4 +288,97 @@ SCENARIO_CASES: list[Bad] = [
         with_files(ref_file("img/{id}.png", PNG), images=["../explanation/img/{id}.png"]),
         accepted=True,
     ),
+    # -- hidden tests (functional:) and mutants files
+    Bad(
+        "functional-tests-absolute",
+        scenario(functional={"Mini": {"tests": "/etc"}}),
+        ("{id}.yaml: functional.Mini.tests", "absolute path"),
+    ),
+    Bad(
+        "functional-tests-climb",
+        scenario(functional={"Mini": {"tests": OUT}}),
+        ("{id}.yaml: functional.Mini.tests", "outside"),
+    ),
+    Bad(
+        "functional-tests-missing",
+        scenario(functional={"Mini": {"tests": "functional/none"}}),
+        ("{id}.yaml: functional.Mini.tests", "does not exist"),
+    ),
+    Bad(
+        "functional-tests-file",
+        with_files(
+            ref_file("functional/{id}.test.mjs", "x"),
+            functional={"Mini": {"tests": "functional/{id}.test.mjs"}},
+        ),
+        ("{id}.yaml: functional.Mini.tests", "is not a folder"),
+    ),
+    Bad(
+        "functional-test-links-out",
+        with_files(
+            lambda r, s: link(r, f"scenarios/explanation/functional/{s}/a.test.mjs", "/etc/passwd"),
+            functional={"Mini": {"tests": "functional/{id}"}},
+        ),
+        ("{id}.yaml: functional.Mini.tests", "outside"),
+    ),
+    Bad(
+        "functional-test-latin1",
+        with_files(
+            ref_file("functional/{id}/a.test.mjs", b"caf\xe9"),
+            functional={"Mini": {"tests": "functional/{id}"}},
+        ),
+        ("{id}/a.test.mjs: is not UTF-8 text", "functional.Mini.tests"),
+    ),
+    Bad(
+        "functional-unknown-runner",
+        with_files(
+            ref_file("functional/{id}/a.test.mjs", "x"),
+            functional={"Mini": {"tests": "functional/{id}", "runner": "mocha"}},
+        ),
+        ("{id}.yaml: functional.Mini.runner", "node"),
+    ),
+    Bad(
+        "functional-unknown-dataset",
+        with_files(
+            ref_file("functional/{id}/a.test.mjs", "x"),
+            functional={"Other": {"tests": "functional/{id}"}},
+        ),
+        ("{id}.yaml: functional.Other", "is not one of this scenario's datasets"),
+    ),
+    Bad(
+        "functional-timeout-nan",
+        with_files(
+            ref_file("functional/{id}/a.test.mjs", "x"),
+            functional={"Mini": {"tests": "functional/{id}", "timeout_s": float("nan")}},
+        ),
+        ("{id}.yaml: functional.Mini.timeout_s", ""),
+    ),
+    Bad(
+        "mutants-missing-file",
+        with_files(
+            ref_file("functional/{id}/README.md", "x"),
+            functional={"Mini": {"tests": "functional/{id}", "mode": "mutation"}},
+        ),
+        ("{id}.yaml: functional.Mini.mutants", "needs a mutants file"),
+    ),
+    Bad(
+        "mutants-find-absent",
+        with_files(
+            lambda r, s: (
+                ref_file("functional/{id}/README.md", "x")(r, s),
+                ref_file(
+                    "functional/{id}.yaml",
+                    "- {id: M1, file: src/app.js, find: 'no such text', replace: x}\n",
+                )(r, s),
+            ),
+            functional={
+                "Mini": {
+                    "tests": "functional/{id}",
+                    "mode": "mutation",
+                    "runner": "vitest",
+                    "mutants": "functional/{id}.yaml",
+                }
+            },
+        ),
+        ("{id}.yaml: functional.Mini.mutants", "M1"),
+    ),
 ]

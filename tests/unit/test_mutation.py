@@ -11,7 +11,6 @@ import pytest
 
 from pytest_llmbench.code.functional.jest import modules_dir as jest_modules
 from pytest_llmbench.code.functional.jsreport import read_report
-from pytest_llmbench.code.functional.mutants import MutantsError, load_mutants
 from pytest_llmbench.code.functional.mutation import (
     answer_files_used,
     is_test_path,
@@ -22,6 +21,7 @@ from pytest_llmbench.code.functional.node import modules_dir
 from pytest_llmbench.code.functional.vitest import NEEDED
 from pytest_llmbench.formats.dataset import Dataset, DatasetIndex, SourceFile
 from pytest_llmbench.formats.functional import Functional, HiddenFile
+from pytest_llmbench.formats.mutants import MutantsError, load_mutants
 from pytest_llmbench.formats.scenario import load_scenario
 from tests.conftest import REPO
 

@@ -35,11 +35,11 @@ from pathlib import Path, PurePosixPath
 
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
+from ...formats.mutants import Mutant, MutantsError, load_mutants
 from ...formats.paths import safe_path
 from ...schema.functional import FunctionalResult, MutantOutcome, mutation_rate
 from .jest import run_jest, run_jest_bail
 from .junit import suite as run_junit_suite
-from .mutants import Mutant, MutantsError, load_mutants
 from .outcome import Run
 from .vitest import run_vitest, run_vitest_bail
 from .workspace import materialise

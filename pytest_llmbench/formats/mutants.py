@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ...formats.paths import safe_path
+from .paths import safe_path
 
 MAX_MUTANTS = 100
 
