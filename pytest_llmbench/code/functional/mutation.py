@@ -41,11 +41,17 @@ from ...schema.functional import FunctionalResult, MutantOutcome, mutation_rate
 from .jest import run_jest, run_jest_bail
 from .junit import suite as run_junit_suite
 from .outcome import Run
+from .pytest_runner import suite as run_pytest_suite
 from .vitest import run_vitest, run_vitest_bail
 from .workspace import materialise
 
 SuiteRunner = Callable[[Path, list[str], float], Run]
-SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest, "jest": run_jest, "junit": run_junit_suite}
+SUITES: dict[str, SuiteRunner] = {
+    "vitest": run_vitest,
+    "jest": run_jest,
+    "junit": run_junit_suite,
+    "pytest": run_pytest_suite,
+}
 KILL_SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest_bail, "jest": run_jest_bail}
 BUDGET_S = 900.0  # all the mutant runs of one attempt together
 _TEST_FOLDERS = {"__tests__", "__mocks__", "__snapshots__", "__fixtures__"}

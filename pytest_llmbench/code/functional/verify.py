@@ -24,11 +24,17 @@ from .mutation import run_mutation
 from .node import missing as node_missing
 from .node import run_node
 from .outcome import Run
+from .pytest_runner import hidden as run_pytest_hidden
+from .pytest_runner import missing as pytest_missing
 from .vitest import missing as vitest_missing
 from .workspace import materialise
 
 Runner = Callable[[Path, Path, float], Run]
-RUNNERS: dict[str, Runner] = {"node": run_node, "junit": run_junit_hidden}
+RUNNERS: dict[str, Runner] = {
+    "node": run_node,
+    "junit": run_junit_hidden,
+    "pytest": run_pytest_hidden,
+}
 NICENESS = 10  # test runs yield the cores to the run's own process (its model calls)
 
 
@@ -94,6 +100,7 @@ MISSING: dict[str, Callable[[], str | None]] = {
     "junit": junit_missing,
     "vitest": vitest_missing,
     "jest": jest_missing,
+    "pytest": pytest_missing,
 }
 
 

@@ -1,0 +1,75 @@
+"""The pytest runner: hidden Python tests against an answer, and an answer's own Python
+tests against mutants of a dataset, in the sandbox with our own configuration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.code.functional.verify import run_functional
+from pytest_llmbench.formats.dataset import load_dataset
+from pytest_llmbench.formats.functional import Functional, HiddenFile
+
+HIDDEN_TESTS = """\
+from calc import add, halve
+
+def test_adds():
+    assert add(2, 3) == 5
+
+def test_halves():
+    assert halve(9) == 4.5, "halve(9) should be 4.5"
+"""
+ANSWER = "def add(a, b):\n    return a + b\n\ndef halve(x):\n    return x // 2\n"
+# An answer's conftest that would turn every failure into a pass: never imported.
+CHEAT = """\
+import pytest
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    outcome.get_result().outcome = "passed"
+"""
+
+
+def test_hidden_python_tests_run_on_the_answer_and_its_conftest_is_ignored() -> None:
+    functional = Functional(
+        "pytest", "acceptance", "empty", 60.0, (HiddenFile("test_calc.py", HIDDEN_TESTS),)
+    )
+    files = [
+        ("calc.py", ANSWER),
+        ("conftest.py", CHEAT),
+        ("pytest.ini", "[pytest]\naddopts = -x\n"),
+    ]
+    result = run_functional(functional, None, files)
+    assert result.error is None, result.error
+    by_name = {t.name: t for t in result.tests}
+    assert set(by_name) == {"test_calc.test_adds", "test_calc.test_halves"}
+    assert by_name["test_calc.test_adds"].passed
+    halves = by_name["test_calc.test_halves"]
+    assert not halves.passed and "halve(9) should be 4.5" in halves.message
+    assert (result.passed, result.total, result.rate) == (1, 2, 0.5)
+
+
+def test_an_answers_python_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> None:
+    root = tmp_path / "Calc"
+    root.mkdir()
+    (root / "dataset.yaml").write_text("technology: Python 3\ndescription: a calculator\n")
+    (root / "calc.py").write_text(
+        "def add(a, b):\n    return a + b\n\ndef double(x):\n    return x * 2\n"
+    )
+    dataset = load_dataset(root)
+    mutants = (
+        "- {id: M1, file: calc.py, find: 'a + b', replace: 'a - b', description: add subtracts}\n"
+        "- {id: M2, file: calc.py, find: 'x * 2', replace: 'x * 3', description: double triples}\n"
+    )
+    functional = Functional(
+        "pytest", "mutation", "dataset", 60.0, (HiddenFile("README.md", "no hidden tests"),),
+        mutants, "mutants.yaml",
+    )  # fmt: skip
+    own_tests = "from calc import add\n\ndef test_add():\n    assert add(2, 2) == 4\n"
+    result = run_functional(functional, dataset, [("tests/test_calc.py", own_tests)])
+    assert result.error is None, result.error
+    assert (result.passed, result.total) == (1, 1)
+    assert {m.id: m.killed for m in result.mutants} == {"M1": True, "M2": False}
+    assert result.rate == pytest.approx(0.5)
