@@ -18,7 +18,6 @@ import pytest
 
 from ..redaction import redact_data
 from ..settings import Settings
-from .functional import unavailable_lines
 from .item_report import calls_of, outcome_of, result_of
 
 if TYPE_CHECKING:
@@ -149,6 +148,8 @@ class ReportCollector:
                     "check is not checked, so scores differ from a run with them",
                     yellow=True,
                 )
+            from .functional import unavailable_lines
+
             for line in unavailable_lines(self.items.values()):
                 terminalreporter.write_line(line, yellow=True)
         terminalreporter.section("llmbench usage")

@@ -252,8 +252,13 @@ def test_a_hanging_model_hits_the_time_limit(
 @pytest.fixture
 def dialog_catalogue(pytester: pytest.Pytester) -> Path:
     """The repository's dialog scenarios with their two datasets (and the single-shot
-    reference answer one of their scripts takes files from)."""
-    for rel in ("scenarios/dialog", "scenarios/migration/references/UpdateReact"):
+    reference answer one of their scripts takes files from, and the shared helpers of
+    their hidden tests)."""
+    for rel in (
+        "scenarios/dialog",
+        "scenarios/migration/references/UpdateReact",
+        "scenarios/migration/functional/shared",
+    ):
         shutil.copytree(REPO / rel, pytester.path / rel)
     for name in ("ToDoApp_AngularJS", "ToDoApp_ReactJS"):
         source = REPO / "datasets" / "javascript" / name
