@@ -87,8 +87,7 @@ async def run_attempt(
     submission = Submission(scenario.system, case.prompt_text(), reply.text, images)
     # No criteria yet, or a model that did not see the task: nothing to ask a judge.
     judges = setup.judges if steps and not reply.degraded else ()
-    # Checks (regexes, syntax-check subprocesses) and code metrics are CPU work: in worker
-    # threads, off the event loop, and while the judges are asked, so calls go on.
+    # Checks and code metrics are CPU work: in worker threads, while the judges are asked.
     checking = asyncio.ensure_future(
         off_loop(lambda: {id(s.check): run_check(s.check, reply.text) for s in steps if s.check})
     )
@@ -98,7 +97,8 @@ async def run_attempt(
         outcomes: list[JudgeOutcome] = list(await cancelling(asking, checking, measuring, testing))
     except RunError as exc:  # the budget: judge failures leave metrics unscored
         raise AttemptFailed(exc, calls) from exc
-    verdicts, code = await checking, await measuring
+    verdicts = await checking
+    code = await measuring if later is None else None
     for outcome in outcomes:
         calls += outcome.calls
     checked = step_results(steps, lambda check: verdicts[id(check)], outcomes)
@@ -122,11 +122,21 @@ async def run_attempt(
         functional=functional,
     )
     if later is not None:
-        later.append(asyncio.ensure_future(_fill_in(attempt, finishing)))
+        later.append(asyncio.ensure_future(_fill_in(attempt, finishing, measuring)))
     return attempt
 
 
-async def _fill_in(attempt: AttemptResult, finishing: Awaitable[FunctionalResult | None]) -> None:
+async def _fill_in(
+    attempt: AttemptResult,
+    finishing: Awaitable[FunctionalResult | None],
+    measuring: Awaitable[CodeMetrics],
+) -> None:
+    """run_attempt's `later`: the attempt's code metrics and hidden tests, which no later
+    attempt depends on, are filled in when they end, while the next attempt's calls go
+    on (without `later` they are awaited in run_attempt). `messages` is the conversation
+    to send (default: the case's prompt); `feedback`: it carries the previous attempt's
+    failing tests."""
+    attempt.code = await measuring
     attempt.functional = await finishing
 
 
