@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from . import sandbox
+from .node_packages import modules_dir as find_modules
 
 _PROJECT = Path(__file__).resolve().parents[2]
 # The analyzer's suffixes, and the module variants of the same languages.
@@ -95,18 +96,8 @@ class EslintBroken(Exception):
 
 
 def modules_dir() -> Path | None:
-    """The node_modules holding eslint and @typescript-eslint/parser
-    ($LLMBENCH_NODE_MODULES, `<cwd>/node_modules` or the project's)."""
-    override = os.environ.get("LLMBENCH_NODE_MODULES")
-    roots = (
-        [Path(override)] if override else [Path.cwd() / "node_modules", _PROJECT / "node_modules"]
-    )
-    for root in roots:
-        if (root / "eslint" / "package.json").is_file() and (
-            root / "@typescript-eslint" / "parser" / "package.json"
-        ).is_file():
-            return root.resolve()
-    return None
+    """The node_modules holding eslint and @typescript-eslint/parser (node_packages.py)."""
+    return find_modules(("eslint", "@typescript-eslint/parser"))
 
 
 def _version(package: Path) -> str:

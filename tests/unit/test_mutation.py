@@ -17,8 +17,8 @@ from pytest_llmbench.code.functional.mutation import (
     run_mutation,
     runs_as_test,
 )
-from pytest_llmbench.code.functional.node import modules_dir
 from pytest_llmbench.code.functional.vitest import NEEDED
+from pytest_llmbench.code.node_packages import modules_dir
 from pytest_llmbench.formats.dataset import Dataset, DatasetIndex, SourceFile
 from pytest_llmbench.formats.functional import Functional, HiddenFile
 from pytest_llmbench.formats.mutants import MutantsError, load_mutants

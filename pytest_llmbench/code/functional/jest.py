@@ -25,10 +25,11 @@ import shutil
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from .. import sandbox
-from .jsreport import finish, link_modules
+from ..node_packages import has_packages, node_missing
+from .jsreport import finish, link_modules, read_options
 from .node import MEMORY_MB
 from .outcome import Run
 from .workspace import HIDDEN
@@ -109,31 +110,19 @@ def modules_dir() -> Path | None:
     """The package tree: $LLMBENCH_JEST_MODULES or runners/jest-react16/node_modules."""
     override = os.environ.get("LLMBENCH_JEST_MODULES")
     root = Path(override) if override else TREE
-    if all((root / name / "package.json").is_file() for name in NEEDED):
+    if has_packages(root, NEEDED):
         return root.resolve()
     return None
 
 
 def missing() -> str | None:
     """Why this machine cannot run Jest tests, or None."""
-    if shutil.which("node") is None:
-        return "node is not installed: Node.js 18 or newer must be on the PATH"
-    if modules_dir() is None:
-        return "Jest's packages are missing: run scripts/install-runners (runners/jest-react16)"
-    return None
+    return node_missing(modules_dir(), "Jest's", "scripts/install-runners (runners/jest-react16)")
 
 
 def options(workspace: Path) -> JestOptions:
     """The scenario's options (ValueError naming the file and field when they are bad)."""
-    path = workspace / HIDDEN / OPTIONS
-    if not path.is_file():
-        return JestOptions()
-    try:
-        return JestOptions.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "file"
-        raise ValueError(f"{OPTIONS} of the hidden tests: {field}: {first['msg']}") from None
+    return read_options(workspace / HIDDEN / OPTIONS, JestOptions)
 
 
 def write_config(workspace: Path, modules: Path, opts: JestOptions, bail: bool) -> Path:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from ...schema.functional import TestOutcome
 from .. import sandbox
@@ -15,6 +18,22 @@ from .outcome import Run
 _SKIPPED = {"skipped", "pending", "todo", "disabled"}
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _FRAME = re.compile(r"\s+at .+")
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_options(path: Path, model: type[M]) -> M:
+    """A runner's options file in the hidden tests (its defaults when there is none);
+    ValueError naming the file and field when it is bad."""
+    if not path.is_file():
+        return model()
+    try:
+        return model.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "file"
+        raise ValueError(f"{path.name} of the hidden tests: {field}: {first['msg']}") from None
 
 
 def link_modules(workspace: Path, modules: Path) -> str | None:

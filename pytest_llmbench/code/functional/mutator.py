@@ -25,7 +25,8 @@ from pathlib import Path
 import yaml
 
 from .. import sandbox
-from .node import MEMORY_MB, modules_dir
+from ..node_packages import modules_dir
+from .node import MEMORY_MB
 
 SCRIPT = Path(__file__).with_name("mutator.mjs")
 MAX_FIND = 140  # a longer source line is not used as a mutant's `find`

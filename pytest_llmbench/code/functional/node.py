@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 from ...schema.functional import TestOutcome
 from .. import sandbox
+from ..node_packages import modules_dir, node_missing
 from .outcome import Run
 
 NEEDED = (
@@ -20,32 +19,12 @@ NEEDED = (
     "@testing-library/dom",
     "@testing-library/user-event",
 )
-_PROJECT = Path(__file__).resolve().parents[3]
 MEMORY_MB = 2048  # jsdom and esbuild in one process; RLIMIT_DATA, not address space
-
-
-def modules_dir(needed: tuple[str, ...] = NEEDED) -> Path | None:
-    """The node_modules holding the harness's packages ($LLMBENCH_NODE_MODULES,
-    `<cwd>/node_modules` or the project's), or None."""
-    override = os.environ.get("LLMBENCH_NODE_MODULES")
-    roots = (
-        [Path(override)] if override else [Path.cwd() / "node_modules", _PROJECT / "node_modules"]
-    )
-    for root in roots:
-        if all((root / name / "package.json").is_file() for name in needed):
-            return root.resolve()
-    return None
 
 
 def missing() -> str | None:
     """Why this machine cannot run node tests, or None."""
-    if shutil.which("node") is None:
-        return "node is not installed: Node.js 18 or newer must be on the PATH"
-    if modules_dir() is None:
-        return (
-            "node's test packages are missing: run scripts/install-test-tools (package-lock.json)"
-        )
-    return None
+    return node_missing(modules_dir(NEEDED), "node's test", "scripts/install-runners")
 
 
 def read_results(path: Path) -> list[TestOutcome]:
@@ -73,11 +52,9 @@ def read_results(path: Path) -> list[TestOutcome]:
 
 
 def run_node(workspace: Path, hidden: Path, timeout_s: float) -> Run:
-    modules = modules_dir()
-    if modules is None:
-        return Run.broken(
-            "node's test packages are missing: run `npm ci` in the project (package-lock.json)"
-        )
+    modules = modules_dir(NEEDED)
+    if modules is None:  # verify.MISSING said so before the run; gone meanwhile
+        return Run.broken(missing() or "node's test packages are missing")
     tests = sorted(p.relative_to(workspace).as_posix() for p in hidden.rglob("*.test.mjs"))
     if not tests:
         return Run.broken("the hidden tests folder has no *.test.mjs file")

@@ -23,11 +23,12 @@ import shutil
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from .. import sandbox
-from .jsreport import finish, link_modules
-from .node import MEMORY_MB, modules_dir
+from ..node_packages import modules_dir, node_missing
+from .jsreport import finish, link_modules, read_options
+from .node import MEMORY_MB
 from .outcome import Run
 from .workspace import HIDDEN
 
@@ -82,24 +83,12 @@ export default {
 
 def missing() -> str | None:
     """Why this machine cannot run Vitest tests, or None."""
-    if shutil.which("node") is None:
-        return "node is not installed: Node.js 18 or newer must be on the PATH"
-    if modules_dir(NEEDED) is None:
-        return "Vitest's packages are missing: run scripts/install-runners (package-lock.json)"
-    return None
+    return node_missing(modules_dir(NEEDED), "Vitest's", "scripts/install-runners")
 
 
 def options(workspace: Path) -> VitestOptions:
     """The scenario's options (ValueError naming the file and field when they are bad)."""
-    path = workspace / HIDDEN / OPTIONS
-    if not path.is_file():
-        return VitestOptions()
-    try:
-        return VitestOptions.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "file"
-        raise ValueError(f"{OPTIONS} of the hidden tests: {field}: {first['msg']}") from None
+    return read_options(workspace / HIDDEN / OPTIONS, VitestOptions)
 
 
 def _glob(path: str) -> str:
