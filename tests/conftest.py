@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import textwrap
 from collections.abc import Iterator
@@ -22,6 +23,18 @@ def pytest_configure(config: pytest.Config) -> None:
     from pytest_llmbench.models.litellm_model import litellm_module
 
     litellm_module()
+    # Likewise the worker processes of the code metrics (pytest_llmbench.cpu): a process
+    # pool made in one inline run pickles functions of modules the next run imported anew.
+    for name in (
+        "pytest_llmbench.cpu",
+        "multiprocessing.connection",
+        "multiprocessing.popen_spawn_posix",
+        "multiprocessing.queues",
+        "multiprocessing.resource_tracker",
+        "multiprocessing.spawn",
+        "multiprocessing.synchronize",
+    ):
+        importlib.import_module(name)
 
 
 REPO = Path(__file__).resolve().parent.parent

@@ -13,7 +13,9 @@ answer without one. normalised = (s - s_base) / (1 - s_base).
 
 The ratio is computed by cydifflib, a compiled port of difflib's algorithm that gives the
 same figures (a test compares them) about 15 times faster: without autojunk the pure-Python
-matcher took 15 s for one 50 kB migration answer.
+matcher took 15 s for one 50 kB migration answer. The compiled matcher keeps the GIL for
+its whole run, so the metrics run in worker processes (cpu.off_process), never in the
+run's own process.
 """
 
 from __future__ import annotations
@@ -67,23 +69,25 @@ def _compared(reference: str, dataset: Dataset | None) -> tuple[str, str, bool]:
     return reference, do_nothing, False
 
 
-def prepare_baseline(reference: str | None, dataset: Dataset | None) -> None:
-    """Compute the answer-independent similarity (reference against the do-nothing answer,
-    seconds for a large dataset) ahead, so it overlaps an item's first calls; `similarity`
-    keeps it for the attempts."""
-    if reference is not None:
-        ref, base, _ = _compared(reference, dataset)
-        similarity(ref, base)
+def prepare_baseline(reference: str | None, dataset: Dataset | None) -> float | None:
+    """The answer-independent similarity (reference against the do-nothing answer, seconds
+    for a large dataset), computed ahead so it overlaps an item's first calls and given to
+    each attempt's `measure_answer`; None without a reference."""
+    if reference is None:
+        return None
+    ref, base, _ = _compared(reference, dataset)
+    return similarity(ref, base)
 
 
 def _similarity_fields(
-    answer: str, reference: str | None, dataset: Dataset | None
+    answer: str, reference: str | None, dataset: Dataset | None, baseline: float | None
 ) -> dict[str, object]:
     if reference is None:
         return {"similarity_reason": "the scenario has no reference answer for this dataset"}
     ref, base, code_only = _compared(reference, dataset)
     score = similarity(ref, code_text(answer) if code_only else answer)
-    baseline = similarity(ref, base)
+    if baseline is None:
+        baseline = similarity(ref, base)
     return {
         "similarity": round(score, 4),
         "similarity_baseline": round(baseline, 4),
@@ -98,8 +102,10 @@ def measure_answer(
     reference: str | None,
     dataset: Dataset | None,
     input_complexity: Complexity | None,
+    baseline: float | None = None,
 ) -> CodeMetrics:
-    """Every code metric of one answer; unscored figures are null with a reason."""
+    """Every code metric of one answer; unscored figures are null with a reason.
+    `baseline`: prepare_baseline's figure for this reference and dataset, if known."""
     workspace = answer_workspace(answer)
     output = total(measure_files([SourceFile(_file_name(f), f.code) for f in workspace.files]))
     has_code = output.loc > 0
@@ -126,5 +132,5 @@ def measure_answer(
         syntax=checks,
         executability=executability,
         executability_reason=reason,
-        **_similarity_fields(answer, reference, dataset),
+        **_similarity_fields(answer, reference, dataset, baseline),
     )

@@ -16,6 +16,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..cpu import close_processes
 from ..judging.judge import JudgeSetup
 from ..models.base import Model
 from ..models.litellm_model import supports_response_schema
@@ -204,6 +205,7 @@ class Engine:
         self.stop(self._stop_reason or "end of the session")
         # Calls still running on the loop may touch these: close them from the loop itself.
         submit(_close(self.services))
+        close_processes()
 
 
 async def _close(services: Services) -> None:

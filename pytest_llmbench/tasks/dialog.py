@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..code.answer_metrics import measure_answer
-from ..cpu import off_loop
+from ..cpu import off_process
 from ..errors import ContextWindowError, ModelError, RunError
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
@@ -285,9 +285,9 @@ async def _play(dialog: Dialog, turns: tuple[DialogTurn, ...]) -> tuple[list[Tur
 
 
 async def _measure(case: Case, answer: str) -> CodeMetrics:
-    # Syntax checks run subprocesses: off the event loop, so other items' calls go on.
+    # In a worker process: the metrics would hold this process's GIL (see cpu.py).
     reference = case.scenario.reference_for(case.dataset)
-    return await off_loop(measure_answer, answer, reference, case.dataset, case.complexity)
+    return await off_process(measure_answer, answer, reference, case.dataset, case.complexity)
 
 
 async def run_dialog_attempt(

@@ -15,7 +15,7 @@ from statistics import mean
 
 from ..code.answer_metrics import measure_answer, prepare_baseline
 from ..code.checks import run_check
-from ..cpu import off_loop
+from ..cpu import off_loop, off_process
 from ..errors import RunError
 from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
 from ..judging.scoring import (
@@ -70,7 +70,7 @@ async def run_attempt(
     number: int,
     gen: Generation,
     setup: JudgeSetup,
-    baseline: asyncio.Future[None] | None = None,
+    baseline: asyncio.Future[float | None] | None = None,
     messages: Messages | None = None,
     feedback: bool = False,
     later: list[Awaitable[None]] | None = None,
@@ -140,14 +140,19 @@ async def _fill_in(
     attempt.functional = await finishing
 
 
-async def _measure(case: Case, answer: str, baseline: asyncio.Future[None] | None) -> CodeMetrics:
+async def _measure(
+    case: Case, answer: str, baseline: asyncio.Future[float | None] | None
+) -> CodeMetrics:
+    figure = None
     if baseline is not None:
         try:
-            await asyncio.shield(baseline)
+            figure = await asyncio.shield(baseline)
         except Exception:  # noqa: S110 - measure_answer meets the same problem and reports it
             pass
     reference = case.scenario.reference_for(case.dataset)
-    return await off_loop(measure_answer, answer, reference, case.dataset, case.complexity)
+    return await off_process(
+        measure_answer, answer, reference, case.dataset, case.complexity, figure
+    )
 
 
 def _usage(calls: list[CallRecord]) -> Usage:
@@ -240,7 +245,7 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
     # The similarity baseline takes CPU seconds for a large dataset: computed while the
     # first attempt's calls run; each attempt's metrics wait for it rather than redo it.
     baseline = asyncio.ensure_future(
-        off_loop(prepare_baseline, case.scenario.reference_for(case.dataset), case.dataset)
+        off_process(prepare_baseline, case.scenario.reference_for(case.dataset), case.dataset)
     )
     baseline.add_done_callback(lambda done: done.cancelled() or done.exception())
     # Without a feedback chain no attempt depends on the one before's hidden tests: they

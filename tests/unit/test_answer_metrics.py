@@ -250,3 +250,21 @@ def test_sandbox_has_no_network(
     statuses = [c.status for c in checks]
     assert statuses[-1] == "fail" and "fail" not in statuses[:-1], checks
     assert statuses[0] == statuses[3] == "pass"
+
+
+def test_the_prepared_baseline_is_the_one_each_attempt_uses() -> None:
+    from pytest_llmbench.code.answer_metrics import prepare_baseline
+
+    original = "export function add(a, b) {\n  return a + b;\n}\n"
+    dataset = _dataset(original)
+    reference = "```js\nexport function add(a, b) {\n  return a + b + 0;\n}\n```"
+    baseline = prepare_baseline(reference, dataset)
+    assert baseline == similarity(code_text(reference), code_text(inline_files(dataset)))
+    assert prepare_baseline(None, dataset) is None
+    answer = "```js\nexport const add = (a, b) => a + b;\n```"
+    given = measure_answer(answer, reference, dataset, None, 0.5)
+    assert given.similarity_baseline == 0.5
+    assert given.similarity_normalised == pytest.approx((given.similarity - 0.5) / 0.5, abs=2e-4)
+    assert measure_answer(answer, reference, dataset, None).similarity_baseline == round(
+        baseline, 4
+    )

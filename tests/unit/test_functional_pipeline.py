@@ -263,20 +263,20 @@ def test_identical_answers_share_one_hidden_test_run(monkeypatch: pytest.MonkeyP
     assert first == second == third and first is not second  # each caller its own copy
 
 
-def test_the_test_pool_shares_the_cores_among_xdist_workers(
+def test_the_pools_share_the_cores_among_xdist_workers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from pytest_llmbench.code.functional.verify import pool_size
+    from pytest_llmbench.cpu import cores_per_worker
 
     monkeypatch.setattr("os.cpu_count", lambda: 4)
     monkeypatch.delenv("PYTEST_XDIST_WORKER_COUNT", raising=False)
-    assert pool_size() == 4
+    assert cores_per_worker() == 4
     monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "2")
-    assert pool_size() == 2
+    assert cores_per_worker() == 2
     monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "8")
-    assert pool_size() == 1
+    assert cores_per_worker() == 1
     monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "two")
-    assert pool_size() == 4
+    assert cores_per_worker() == 4
 
 
 def test_mutation_feedback_names_own_failures_then_the_bugs_left_uncaught() -> None:

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal
 
+from ...cpu import NICENESS, cores_per_worker
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...schema.functional import FunctionalResult, acceptance_rate
@@ -35,7 +36,6 @@ RUNNERS: dict[str, Runner] = {
     "junit": run_junit_hidden,
     "pytest": run_pytest_hidden,
 }
-NICENESS = 10  # test runs yield the cores to the run's own process (its model calls)
 
 
 def _yield_the_cores() -> None:
@@ -48,18 +48,8 @@ def _yield_the_cores() -> None:
         pass
 
 
-def pool_size() -> int:
-    """One test run at a time per core of the machine, shared by the xdist workers
-    (pytest-xdist sets PYTEST_XDIST_WORKER_COUNT in each): cores // workers, at least 1."""
-    try:
-        workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
-    except ValueError:
-        workers = 1
-    return max(1, (os.cpu_count() or 1) // workers)
-
-
 _POOL = ThreadPoolExecutor(
-    max_workers=pool_size(),
+    max_workers=cores_per_worker(),
     thread_name_prefix="llmbench-tests",
     initializer=_yield_the_cores,
 )

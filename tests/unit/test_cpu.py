@@ -1,0 +1,53 @@
+"""Where the run's CPU work goes: code metrics in worker processes at a lower priority,
+never in the process whose event loop makes the model calls."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from pytest_llmbench.cpu import NICENESS, close_processes, off_process
+
+
+def test_metrics_work_runs_in_another_process_at_a_lower_priority() -> None:
+    async def scenario() -> tuple[int, int]:
+        return await off_process(os.getpid), await off_process(os.nice, 0)
+
+    try:
+        pid, niceness = asyncio.run(scenario())
+    finally:
+        close_processes()
+    assert pid != os.getpid()
+    assert niceness == min(19, os.nice(0) + NICENESS)
+
+
+def test_a_dying_worker_is_replaced_and_its_call_tried_once_more() -> None:
+    async def scenario() -> int:
+        with pytest.raises(BrokenProcessPool):
+            await off_process(os._exit, 3)  # dies in the first pool and in the fresh one
+        return await off_process(os.getpid)  # the next call gets a working pool
+
+    try:
+        assert asyncio.run(scenario()) != os.getpid()
+    finally:
+        close_processes()
+
+
+def test_closing_stops_work_under_way_without_trying_it_again() -> None:
+    async def scenario() -> None:
+        await off_process(os.getpid)  # the pool is up
+        sleeping = asyncio.ensure_future(off_process(time.sleep, 120))
+        await asyncio.sleep(0.5)  # handed to a worker
+        close_processes()
+        with pytest.raises(BrokenProcessPool):
+            # Tried again, it would sleep its 120 s in a fresh pool.
+            await asyncio.wait_for(sleeping, 60)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        close_processes()
