@@ -102,7 +102,11 @@ async def run_attempt(
     for outcome in outcomes:
         calls += outcome.calls
     checked = step_results(steps, lambda check: verdicts[id(check)], outcomes)
-    finishing = finish_tests(testing, checked, criterion_patterns(case), feedback)
+    # A task, not a bare coroutine: a stopped run that cancels _fill_in never leaves it
+    # unawaited.
+    finishing = asyncio.ensure_future(
+        finish_tests(testing, checked, criterion_patterns(case), feedback)
+    )
     functional = await finishing if later is None else None
     acc, compl = (unseen(reply.degraded) or metric_result(m, checked, outcomes) for m in METRICS)
     attempt = AttemptResult(
