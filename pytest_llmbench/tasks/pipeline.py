@@ -87,7 +87,7 @@ async def run_attempt(
     submission = Submission(scenario.system, case.prompt_text(), reply.text, images)
     # No criteria yet, or a model that did not see the task: nothing to ask a judge.
     judges = setup.judges if steps and not reply.degraded else ()
-    # Checks and code metrics are CPU work: in worker threads, while the judges are asked.
+    # Checks (CPU pool) and code metrics (worker processes) run while the judges are asked.
     checking = asyncio.ensure_future(
         off_loop(lambda: {id(s.check): run_check(s.check, reply.text) for s in steps if s.check})
     )
@@ -99,14 +99,10 @@ async def run_attempt(
         raise AttemptFailed(exc, calls) from exc
     verdicts = await checking
     code = await measuring if later is None else None
-    for outcome in outcomes:
-        calls += outcome.calls
+    calls += [call for outcome in outcomes for call in outcome.calls]
     checked = step_results(steps, lambda check: verdicts[id(check)], outcomes)
-    # A task, not a bare coroutine: a stopped run that cancels _fill_in never leaves it
-    # unawaited.
-    finishing = asyncio.ensure_future(
-        finish_tests(testing, checked, criterion_patterns(case), feedback)
-    )
+    patterns = criterion_patterns(case)
+    finishing = asyncio.ensure_future(finish_tests(testing, checked, patterns, feedback))
     functional = await finishing if later is None else None
     acc, compl = (unseen(reply.degraded) or metric_result(m, checked, outcomes) for m in METRICS)
     attempt = AttemptResult(
@@ -139,7 +135,8 @@ async def _fill_in(
     attempt depends on, are filled in when they end, while the next attempt's calls go
     on (without `later` they are awaited in run_attempt). `messages` is the conversation
     to send (default: the case's prompt); `feedback`: it carries the previous attempt's
-    failing tests."""
+    failing tests. Both are tasks already, so a stopped run that cancels this one leaves
+    no coroutine unawaited."""
     attempt.code = await measuring
     attempt.functional = await finishing
 
