@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import BudgetExhausted, LLMBenchError, ModelError, RunStopped
-from ..models.base import QUEUE_CLOCK, Model, ModelReply, ModelRequest, bounded
+from ..models.base import CALLS_AFTER, QUEUE_CLOCK, Model, ModelReply, ModelRequest, bounded
 from ..schema.vocabulary import CacheMode
 from .budget import Ledger, Prices, reply_cost
 from .cache import RequestCache, request_key
@@ -98,15 +98,16 @@ def budget_stopped() -> None:
 
 @asynccontextmanager
 async def _timed(limiter: AdaptiveLimiter) -> AsyncIterator[None]:
-    """The limiter's slot; the wait for it goes on the task's QueueClock (if it has one)."""
-    clock = QUEUE_CLOCK.get()
+    """The limiter's slot, by the item's remaining chain (CALLS_AFTER); the wait for it
+    goes on the task's QueueClock (if it has one)."""
+    clock, priority = QUEUE_CLOCK.get(), CALLS_AFTER.get()
     if clock is None:
-        async with limiter.slot():
+        async with limiter.slot(priority):
             yield
         return
     start = clock.waiting_since = time.monotonic()
     try:
-        async with limiter.slot():
+        async with limiter.slot(priority):
             clock.waiting_since = None
             clock.queued_s += time.monotonic() - start
             yield

@@ -10,7 +10,7 @@ from ..cpu import off_loop
 from ..errors import ContextWindowError, ModelError
 from ..formats.criteria import CriterionStep
 from ..formats.images import ScenarioImage
-from ..models.base import Model, ModelReply, ModelRequest
+from ..models.base import CALLS_AFTER, Model, ModelReply, ModelRequest
 from ..schema.results import CallRecord, Grade, JudgeReport, Verdict
 from ..schema.vocabulary import METRICS, GradeMethod, Metric
 from .parsing import (
@@ -288,10 +288,13 @@ async def grade(
 async def judge_answer(
     judge: Model, setup: JudgeSetup, submission: Submission, steps: Sequence[CriterionStep]
 ) -> JudgeOutcome:
+    # Run as a task of its own (gather): CALLS_AFTER, one less per stage, stays in it.
+    CALLS_AFTER.set(CALLS_AFTER.get() - 1)  # the evaluator comes after the answer
     outcome = await evaluate(judge, setup, submission, steps)
     if not outcome.verdicts:
         return outcome  # nothing to grade; the metric stays unscored with the report's error
     grader = setup.grader or judge
+    CALLS_AFTER.set(CALLS_AFTER.get() - 1)  # the graders come after the evaluator
     # A metric without steps (criteria_missing) has nothing to grade.
     metrics = [m for m in METRICS if any(s.metric == m for s in steps)]
     graded = await asyncio.gather(

@@ -124,6 +124,12 @@ QUEUE_CLOCK: contextvars.ContextVar[QueueClock | None] = contextvars.ContextVar(
     "llmbench_queue_clock", default=None
 )
 
+# How many calls the item making this call will still make one after another once it
+# returns: its remaining chain (set by the pipeline for each stage). The call layer serves
+# the waiting call with the longest chain first, so the items that would finish last
+# start sooner (execution/limiter.py).
+CALLS_AFTER: contextvars.ContextVar[int] = contextvars.ContextVar("llmbench_calls_after", default=0)
+
 
 class Model(Protocol):
     name: str

@@ -26,7 +26,7 @@ from ..judging.scoring import (
     unseen,
 )
 from ..judging.statistics import exact_agreement
-from ..models.base import Model, ModelRequest, TaskContext
+from ..models.base import CALLS_AFTER, Model, ModelRequest, TaskContext
 from ..schema.code import CodeMetrics
 from ..schema.functional import FunctionalResult
 from ..schema.results import (
@@ -62,6 +62,17 @@ def _candidate_request(
         task=TaskContext(case.scenario, case.dataset),
         attempt=number,
     )
+
+
+# One attempt's calls, one after another: the candidate, an evaluator, a grader.
+_CHAIN = 3
+
+
+def _chain_after(case: Case, gen: Generation, number: int) -> int:
+    """Calls the item still makes one after another after attempt `number`'s answer:
+    its judging, then every later attempt (a dialog's turns each add a round and a grade)."""
+    per_attempt = _CHAIN + 2 * len(case.scenario.turns_for(case.dataset))
+    return per_attempt - 1 + per_attempt * (gen.attempts - number)
 
 
 async def run_attempt(
@@ -253,6 +264,7 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
     # finish while the next attempts' calls go on, and are collected at the end.
     later: list[Awaitable[None]] | None = None if chained else []
     for number in range(1, gen.attempts + 1):
+        CALLS_AFTER.set(_chain_after(case, gen, number))  # orders its calls (this item only)
         try:
             attempt = await run_attempt(
                 case, model, number, gen, setup, baseline, messages, fed, later

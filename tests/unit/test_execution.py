@@ -41,6 +41,25 @@ def test_limiter_never_exceeds_its_limit_and_serves_in_arrival_order() -> None:
     assert order == [f"c{i}" for i in range(6)]
 
 
+def test_waiting_calls_with_the_longest_chain_after_them_go_first() -> None:
+    async def scenario() -> list[str]:
+        limiter = AdaptiveLimiter(1)
+        order: list[str] = []
+
+        async def call(name: str, chain: int) -> None:
+            async with limiter.slot(chain):
+                order.append(name)
+                await asyncio.sleep(0.01)
+
+        # The first takes the slot at once; the others wait and are served by chain, then
+        # in arrival order.
+        chains = {"first": 0, "grader": 0, "candidate": 5, "evaluator": 4, "late": 5}
+        await asyncio.gather(*(call(name, chain) for name, chain in chains.items()))
+        return order
+
+    assert asyncio.run(scenario()) == ["first", "candidate", "late", "evaluator", "grader"]
+
+
 def test_a_lowered_limit_holds_new_calls_back_until_enough_return() -> None:
     async def scenario() -> list[int]:
         limiter = AdaptiveLimiter(4, grow_after=100)

@@ -303,3 +303,36 @@ def test_mutation_feedback_names_own_failures_then_the_bugs_left_uncaught() -> N
     assert not survivors.all_passed
     every = survivors.model_copy(update={"mutants": [survivors.mutants[1]], "rate": 1.0})
     assert every.all_passed and feedback_message(every, []) is None
+
+
+def test_each_call_carries_its_items_remaining_chain(case: Case) -> None:
+    """Attempt n of 3 (candidate -> evaluator -> graders): 2 + 3(3 - n), then one less
+    per stage; the limiter serves the waiting call with the longest chain first."""
+    from pytest_llmbench.models.base import CALLS_AFTER, ModelReply
+    from pytest_llmbench.tasks.pipeline import run_item
+    from tests.llm_server import FakeLLMServer
+
+    server = FakeLLMServer()  # its answers, without HTTP
+    server.policy.verdict = lambda sid, text, answer: False  # no attempt is the best one
+    seen: list[tuple[str, int]] = []
+
+    class Recording:
+        name = "recording"
+        offline = False
+
+        async def complete(self, request: ModelRequest) -> ModelReply:
+            seen.append((request.role, CALLS_AFTER.get()))
+            body = {"messages": list(request.messages), "model": self.name}
+            text = server.reply(body)["choices"][0]["message"]["content"]
+            return ModelReply(model=self.name, text=text, latency_s=0.0)
+
+    model = Recording()
+    setup = JudgeSetup(judges=(model,), grader=None, grader_samples=1, timeout=10.0)
+    result = asyncio.run(run_item(case, model, Generation(3, None, None, 10.0, False), setup))
+    assert len(result.attempts) == 3
+    expected = {
+        (role, 3 * (3 - n) + later)
+        for n in (1, 2, 3)
+        for role, later in (("candidate", 2), ("evaluator", 1), ("grader", 0))
+    }
+    assert set(seen) == expected
