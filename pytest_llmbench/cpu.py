@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import ctypes
 import functools
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -56,11 +59,21 @@ async def off_loop(func: Callable[..., T], /, *args: object) -> T:
     return await asyncio.get_running_loop().run_in_executor(_POOL, call)
 
 
-def _lower_priority() -> None:
+_PR_SET_PDEATHSIG = 1
+
+
+def _start_worker(parent: int) -> None:
+    """In each worker process: a lower priority, and an end with the run's process even
+    when that is killed outright (kill -9 leaves it no time to stop its workers, which
+    then wait for work forever): Linux's parent-death signal."""
     try:
         os.nice(NICENESS)
     except OSError:  # not permitted: the work goes at normal priority
         pass
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it ended before the signal was asked for
+        os._exit(0)
 
 
 class _Processes:
@@ -79,7 +92,8 @@ class _Processes:
                 self._executor = ProcessPoolExecutor(
                     max_workers=max(2, cores_per_worker()),
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
+                    initializer=_start_worker,
+                    initargs=(os.getpid(),),
                 )
             return self._executor
 

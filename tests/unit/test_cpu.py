@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import time
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +54,23 @@ def test_closing_stops_work_under_way_without_trying_it_again() -> None:
         asyncio.run(scenario())
     finally:
         close_processes()
+
+
+KILLED_PARENT = """
+import asyncio, os, signal
+from pytest_llmbench.cpu import off_process
+print(asyncio.run(off_process(os.getpid)), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_workers_end_with_a_parent_killed_outright() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", KILLED_PARENT], capture_output=True, text=True, timeout=60
+    )
+    worker = int(out.stdout.split()[0])
+    for _ in range(100):  # the kernel signals it at once; allow a loaded machine 10 s
+        if not Path(f"/proc/{worker}").exists():
+            break
+        time.sleep(0.1)
+    assert not Path(f"/proc/{worker}").exists()
