@@ -59,24 +59,24 @@ def _file_name(f: AnswerFile) -> str:
     return f.path or f"block{f.number}.{_EXTENSION_OF.get(f.language, f.language or 'txt')}"
 
 
-def _compared(reference: str, dataset: Dataset | None) -> tuple[str, str, bool]:
-    """(reference, do-nothing baseline, whether code only is compared), read the same way.
-    The do-nothing answer is the input as the prompt shows it (what llmbench/echo says)."""
-    reference_code = code_text(reference)
+def _reference_text(reference: str) -> tuple[str, bool]:
+    """(what is compared of the reference, whether that is its code only)."""
+    code = code_text(reference)
+    return (code, True) if code else (reference, False)
+
+
+def _baseline(reference_text: str, code_only: bool, dataset: Dataset | None) -> float:
+    """The reference against the do-nothing answer, read the same way: the input as the
+    prompt shows it (what llmbench/echo says)."""
     do_nothing = inline_files(dataset)
-    if reference_code:
-        return reference_code, code_text(do_nothing), True
-    return reference, do_nothing, False
+    return similarity(reference_text, code_text(do_nothing) if code_only else do_nothing)
 
 
 def prepare_baseline(reference: str | None, dataset: Dataset | None) -> float | None:
-    """The answer-independent similarity (reference against the do-nothing answer, seconds
-    for a large dataset), computed ahead so it overlaps an item's first calls and given to
-    each attempt's `measure_answer`; None without a reference."""
-    if reference is None:
-        return None
-    ref, base, _ = _compared(reference, dataset)
-    return similarity(ref, base)
+    """The answer-independent similarity (seconds for a large dataset), computed ahead so
+    it overlaps an item's first calls and given to each attempt's `measure_answer`; None
+    without a reference."""
+    return None if reference is None else _baseline(*_reference_text(reference), dataset)
 
 
 def _similarity_fields(
@@ -84,10 +84,10 @@ def _similarity_fields(
 ) -> dict[str, object]:
     if reference is None:
         return {"similarity_reason": "the scenario has no reference answer for this dataset"}
-    ref, base, code_only = _compared(reference, dataset)
+    ref, code_only = _reference_text(reference)
     score = similarity(ref, code_text(answer) if code_only else answer)
-    if baseline is None:
-        baseline = similarity(ref, base)
+    if baseline is None:  # not prepared: the dataset is read here
+        baseline = _baseline(ref, code_only, dataset)
     return {
         "similarity": round(score, 4),
         "similarity_baseline": round(baseline, 4),

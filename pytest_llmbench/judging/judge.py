@@ -285,6 +285,11 @@ async def grade(
     return found.model_copy(update={"top_logprobs": top, "sampled_because": why}), calls
 
 
+# The calls of one judging, one after another: the evaluator, then the graders side by
+# side; judge_answer lowers CALLS_AFTER by one before each.
+JUDGING_STAGES = 2
+
+
 async def judge_answer(
     judge: Model, setup: JudgeSetup, submission: Submission, steps: Sequence[CriterionStep]
 ) -> JudgeOutcome:

@@ -17,7 +17,14 @@ from ..code.answer_metrics import measure_answer, prepare_baseline
 from ..code.checks import run_check
 from ..cpu import off_loop, off_process
 from ..errors import RunError
-from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, call_record, judge_answer
+from ..judging.judge import (
+    JUDGING_STAGES,
+    JudgeOutcome,
+    JudgeSetup,
+    Submission,
+    call_record,
+    judge_answer,
+)
 from ..judging.scoring import (
     attempt_quality,
     generation_rate,
@@ -64,8 +71,8 @@ def _candidate_request(
     )
 
 
-# One attempt's calls, one after another: the candidate, an evaluator, a grader.
-_CHAIN = 3
+# One attempt's calls, one after another: the candidate, then its judging.
+_CHAIN = 1 + JUDGING_STAGES
 
 
 def _chain_after(case: Case, gen: Generation, number: int) -> int:
