@@ -288,6 +288,10 @@ class _Server(ThreadingHTTPServer):
 def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as real providers do
+        # The headers and the body go out in two writes: with Nagle's algorithm on, the
+        # body waits for the client's delayed ACK of the headers (about 40 ms on Linux),
+        # which every reply's latency would carry on top of policy.latency.
+        disable_nagle_algorithm = True
 
         def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
             pass
