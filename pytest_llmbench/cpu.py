@@ -65,6 +65,14 @@ async def off_loop(func: Callable[..., T], /, *args: object) -> T:
     return await asyncio.get_running_loop().run_in_executor(_POOL, call)
 
 
+def lower_priority() -> None:
+    """The calling thread (and the processes it starts) at the lowest priority."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, NICENESS)  # 0: this thread (Linux)
+    except (AttributeError, OSError):  # not permitted, or not Linux: normal priority
+        pass
+
+
 _PR_SET_PDEATHSIG = 1
 
 
@@ -72,10 +80,7 @@ def _start_worker(parent: int) -> None:
     """In each worker process: a lower priority, and an end with the run's process even
     when that is killed outright (kill -9 leaves it no time to stop its workers, which
     then wait for work forever): Linux's parent-death signal."""
-    try:
-        os.nice(NICENESS)
-    except OSError:  # not permitted: the work goes at normal priority
-        pass
+    lower_priority()
     if sys.platform == "linux":
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # it ended before the signal was asked for

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal
 
-from ...cpu import NICENESS, cores_per_worker
+from ...cpu import cores_per_worker, lower_priority
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...schema.functional import FunctionalResult, acceptance_rate
@@ -38,20 +38,12 @@ RUNNERS: dict[str, Runner] = {
 }
 
 
-def _yield_the_cores() -> None:
-    """In each pool thread: lower its scheduling priority, which on Linux is the thread's
-    own and is inherited by the test processes it starts; the event loop's thread keeps
-    its priority, so answers and judge calls are handled first when the cores are busy."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, 0, NICENESS)  # 0: this thread (Linux)
-    except (AttributeError, OSError):  # not Linux: the runs go at normal priority
-        pass
-
-
 _POOL = ThreadPoolExecutor(
     max_workers=cores_per_worker(),
     thread_name_prefix="llmbench-tests",
-    initializer=_yield_the_cores,
+    # Each test thread at the lowest priority, inherited by the test processes it
+    # starts: answers and judge calls are handled first when the cores are busy.
+    initializer=lower_priority,
 )
 
 
