@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ import pytest
 from pytest_llmbench.errors import BudgetExhausted, ModelError
 from pytest_llmbench.execution.budget import Ledger, reply_cost
 from pytest_llmbench.execution.cache import RequestCache, request_key
-from pytest_llmbench.execution.limiter import AdaptiveLimiter
+from pytest_llmbench.execution.limiter import MAX_SPACING_S, AdaptiveLimiter
 from pytest_llmbench.execution.managed import ManagedModel, Services
 from pytest_llmbench.execution.retry import RetryPolicy, backoff_delay, with_retries
 from pytest_llmbench.models.base import ModelReply, ModelRequest
@@ -58,6 +60,42 @@ def test_waiting_calls_with_the_longest_chain_after_them_go_first() -> None:
         return order
 
     assert asyncio.run(scenario()) == ["first", "candidate", "late", "evaluator", "grader"]
+
+
+def test_calls_start_spread_out_once_one_has_come_back() -> None:
+    async def scenario() -> tuple[list[float], list[float]]:
+        limiter = AdaptiveLimiter(4)
+        assert limiter.spacing() == 0  # nothing known yet: no call waits
+
+        async def call(starts: list[float], seconds: float) -> None:
+            async with limiter.slot():
+                starts.append(time.monotonic())
+                await asyncio.sleep(seconds)
+
+        with pytest.raises(RuntimeError):  # a call that failed tells nothing of latency
+            async with limiter.slot():
+                raise RuntimeError("refused")
+        assert limiter.latency_s is None
+        first: list[float] = []
+        await call(first, 0.1)
+        assert limiter.latency_s is not None and limiter.latency_s >= 0.1
+        # Half the even spacing of 4 slots would be 12.5 ms: the cap is 5 ms.
+        assert limiter.spacing() == MAX_SPACING_S
+        later: list[float] = []
+        await asyncio.gather(*(call(later, 0.01) for _ in range(4)))
+        return first, later
+
+    _, later = asyncio.run(scenario())
+    gaps = [b - a for a, b in itertools.pairwise(later)]
+    assert min(gaps) >= MAX_SPACING_S * 0.9, gaps
+
+
+def test_spacing_never_holds_starts_below_twice_the_rate_a_full_limit_needs() -> None:
+    limiter = AdaptiveLimiter(8)
+    limiter._observe(0.016)  # fast calls: 8 slots need a start every 2 ms
+    assert limiter.spacing() == pytest.approx(0.001)
+    limiter.rate_limited()  # 4 slots: a start every 4 ms suffices
+    assert limiter.spacing() == pytest.approx(0.002)
 
 
 def test_a_lowered_limit_holds_new_calls_back_until_enough_return() -> None:
