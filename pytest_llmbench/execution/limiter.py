@@ -15,9 +15,10 @@ Calls start at least `spacing()` apart: half the even spacing of a full set of s
 the first call has come back. Calls of equal latency otherwise start, and come back, in
 bursts of `limit`, and one event loop handles a burst's replies (about 5 ms of litellm's
 CPU each) one after another, so each waited for most of the burst: over the catalogue
-(bench/throughput.py, no xdist) a call held its slot 1.12 s on average for a 1.0 s reply
-and 1.05-1.07 s with the starts spread 6 ms apart. Starts are never held below twice the
-rate a full set of slots needs.
+(bench/throughput.py, no xdist) a call held its slot 1.12 s on average for a 1.0 s reply,
+and 1.07-1.08 s with the starts spread; the calls' span went from 1.15-1.23 x the ideal
+(8 runs) to 1.13-1.16 x (5 runs). Starts are never held below twice the rate a full set
+of slots needs.
 
 Under xdist the limit is for all workers together: each worker's limiter also takes one
 of `maximum` slots shared through lock files (SharedSlots), so a model reaches its limit
