@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable
