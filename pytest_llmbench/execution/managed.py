@@ -212,8 +212,13 @@ class ManagedModel:
                     raise
                 except Exception as exc:  # a model a plugin made: its failure is the item's error
                     raise ModelError(f"{self.name}: {type(exc).__name__}: {exc}") from exc
+                # Paid before the slot is free: the call that takes it next (in any xdist
+                # worker) sees this spend when it checks the budget.
+                cost = reply_cost(self.name, reply, services.prices)
+                if services.ledger is not None and cost:
+                    services.ledger.add(cost)
             limiter.succeeded()
-            return reply
+            return replace(reply, cost_usd=cost)
 
         def count_retry() -> None:
             nonlocal retries
@@ -224,8 +229,4 @@ class ManagedModel:
                 once, services.retry, on_rate_limit=limiter.rate_limited, on_retry=count_retry
             )
         )
-        cost = reply_cost(self.name, reply, services.prices)
-        reply = replace(reply, cost_usd=cost, extra={**reply.extra, "retries": retries})
-        if services.ledger is not None and cost:
-            services.ledger.add(cost)
-        return reply
+        return replace(reply, extra={**reply.extra, "retries": retries})

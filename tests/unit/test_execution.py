@@ -435,6 +435,27 @@ def test_managed_model_caches_refetches_corrupt_rows_and_stops_at_the_budget(
     assert Ledger(tmp_path, "run-2", budget_usd=20.0).spent() == 0  # per run
 
 
+def test_a_call_is_paid_before_its_slot_is_free(tmp_path: Path) -> None:
+    # Another xdist worker may take the freed slot at once: its budget check must see
+    # the spend (CI once saw a third call under -n 2 when the spend came after).
+    services = Services(concurrency=1, retry=RetryPolicy(), cache_mode="off")
+    services.prices = {"openai/a": (1e6, 1e6)}  # 15 USD per call
+    services.ledger = Ledger(tmp_path, "run-1", budget_usd=20.0)
+    model = ManagedModel(_Counting(), services)
+    limiter = services.limiter("openai/a")
+    spent_at_release: list[float] = []
+    release = limiter.release
+
+    def watched_release() -> None:
+        assert services.ledger is not None
+        spent_at_release.append(services.ledger.spent())
+        release()
+
+    limiter.release = watched_release  # type: ignore[method-assign]
+    asyncio.run(model.complete(REQUEST))
+    assert spent_at_release == [15.0]
+
+
 def test_workers_of_one_run_share_the_ledger(tmp_path: Path) -> None:
     # Each xdist worker opens its own Ledger on the report dir; they must see one total.
     first, second = (Ledger(tmp_path, "run-1", budget_usd=10.0) for _ in range(2))
