@@ -169,17 +169,14 @@ class AdaptiveLimiter:
         await self.acquire(priority)
         try:
             await self._paced()
-            if self.shared is None:
+            shared_slot = None if self.shared is None else await self.shared.acquire()
+            try:
                 started = time.monotonic()
                 yield
-            else:
-                shared_slot = await self.shared.acquire()
-                try:
-                    started = time.monotonic()
-                    yield
-                finally:
+                self._observe(time.monotonic() - started)  # calls that raised are not counted
+            finally:
+                if self.shared is not None and shared_slot is not None:
                     self.shared.release(shared_slot)
-            self._observe(time.monotonic() - started)  # calls that raised are not counted
         finally:
             self.release()
 
