@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+Status = Literal["passed", "failed", "skipped", "not run"]
+
 
 class TestOutcome(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -14,6 +16,12 @@ class TestOutcome(BaseModel):
     name: str
     passed: bool
     message: str = Field(default="", description="the failure's first lines (not the test code)")
+    status: Status | None = Field(
+        default=None,
+        description="passed, failed, skipped (the test was disabled or skipped itself) or not "
+        "run (the run ended before it); only `passed` counts as passed. None in results "
+        "written before 0.2: `passed` says which",
+    )
 
 
 class MutantOutcome(BaseModel):
@@ -49,6 +57,17 @@ class FunctionalResult(BaseModel):
         "answer is written or run): nothing ran, and the attempt is left out of the item's "
         "functional figures; `error` says what to install",
     )
+    tampered: bool = Field(
+        default=False,
+        description="the answer attacked the verdict: it wrote a reserved path (a test tool's "
+        "or the harness's file), or a tripwire of the run fired (a must-fail canary test "
+        "reported passed, a must-pass one failed or missing, an exit status or a count that "
+        "does not add up, tests that tell an equivalent mutant from the original). The "
+        "functional figure is then 0; `tamper_evidence` says what was found",
+    )
+    tamper_evidence: list[str] = Field(
+        default_factory=list, description="one line per finding that marked the run tampered"
+    )
     unmatched: list[str] = Field(
         default_factory=list,
         description="criteria's `tests:` patterns that matched no hidden test that ran, as "
@@ -59,6 +78,8 @@ class FunctionalResult(BaseModel):
     def all_passed(self) -> bool:
         """Acceptance: every hidden test passed. Mutation: the answer's tests all pass on
         the unchanged code and kill every mutant."""
+        if self.tampered:
+            return False
         clean = self.error is None and self.total > 0 and self.passed == self.total
         if self.mode == "mutation":
             return clean and bool(self.mutants) and all(m.killed for m in self.mutants)
