@@ -325,8 +325,11 @@ def run(
     processes: int = PROCESS_LIMIT,
     env: dict[str, str] | None = None,
     reads: Sequence[Path] = (),
+    protect: Sequence[Path] = (),
 ) -> Outcome:
     """Run `command` in `cwd` under the limits; never raises for the command's failures.
+    `protect` names paths inside `cwd` the command may read but not change (the hidden
+    tests and the harness: what the answer's code runs beside).
     `processes` counts threads too; `env` adds variables to the minimal environment
     (PATH, HOME=cwd, LANG); `reads` names folders outside `cwd` the command reads (its
     own program's installation is found), shown to it when they lie behind a closed one.
