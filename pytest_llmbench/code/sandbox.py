@@ -1,43 +1,34 @@
-"""Run a checker on model-written files: a subprocess with a time limit, a memory limit,
-a temporary working folder and no network.
+"""Run a command on model-written files: a subprocess with a time limit, a memory limit,
+a process limit, no network and, for the answers' code, a filesystem that is an
+allow-list.
 
-- Memory: RLIMIT_DATA (heap and private mappings), set by `prlimit`. RLIMIT_AS is not used because V8
-  (node) and Go (esbuild) reserve far more address space than they use and abort under it.
-- Network: the command runs in a new, empty network namespace (`unshare -rn`, which also
-  works without root where user namespaces are enabled). Where that is not possible, it
-  runs under a seccomp filter that refuses every socket() call (no_network.py, which needs
-  no privilege). Only on a system with neither (not Linux, or a kernel without seccomp)
-  does a checker run with the network; `network_isolation()` says which applies, and the
-  checkers only parse, never run, the code.
-- Who: as root (where `unshare` and util-linux `setpriv` work: `own_user()`), each run()
-  gets a user and group id of its own, drawn at random from confine.ID_RANGE, and no
-  capability; the namespaces are then made as root (no user namespace) and `setpriv`
-  drops to that id just before the command. Root's files (/etc/shadow, /root) are out of
-  its reach, and its working folder is handed to it (chown). Any other user: the command
-  runs as root of its own user namespace, and `setpriv` (where present) removes every
-  capability (else it could remount the filesystem writable). start() never changes the id: its checker
-  reads files its caller writes in the caller's own temporary folders.
-- Files: in the mount namespace (both ways above) every mount is made read-only but the
-  working folder, and the credential stores of the home folder (HIDDEN_IN_HOME: ~/.ssh,
-  ~/.aws, ...) are covered by empty read-only folders (or /dev/null for files), so the
-  command can write only in its folder and cannot read those. Under its own id, a path it
-  needs behind a folder others may not enter (its program under /root/.pyenv, its folder
-  under a 0700 temporary folder, the caller's `reads`) is shown through a read-only tmpfs
-  laid over that folder (confine.py). Fallback (no namespaces, the seccomp way): the
-  command runs with the user's own file access, with HOME pointed at its folder.
-- Processes: at most `processes` tasks (PROCESS_LIMIT by default; threads count, as they
-  do for RLIMIT_NPROC), held by the kernel where RLIMIT_NPROC counts this run alone: under
-  its own id, or in its own user namespace for a user other than root (the kernel exempts
-  uid 0 from RLIMIT_NPROC, also as root of a user namespace made by root: 200 of 200 forks
-  went through there). Everywhere, the parent also counts the
-  processes every POLL_S and kills the tree past the limit: the only limit as root
-  without setpriv, or without namespaces. Runners choose their limit: test runners
-  RUNNER_PROCESS_LIMIT, a JVM JVM_PROCESS_LIMIT (the measurements are beside them).
+- Files (`run`): bubblewrap lays out what the command sees (confine.py): its working
+  folder (writable; the `protect`ed paths in it read-only), the toolchain read-only, a
+  private /tmp, its own /proc and a minimal /dev, and nothing else of the host. Code of
+  an answer runs only so: where bubblewrap cannot run, `run` refuses (`confine.missing()`
+  says why, and the hidden tests are reported as not run). A checker that only parses
+  (`runs_answer_code=False`: syntax checks, the mutator on our datasets) falls back to
+  the network isolation alone there.
+- Network: every run gets a network namespace of its own (bubblewrap's; else `unshare
+  -rn`, else a seccomp filter refusing socket(), no_network.py). `network_isolation()`
+  says which applies to the fallback.
+- Who: as root each run gets a user and group id of its own, drawn at random
+  (confine.ID_RANGE), and no capability (util-linux `setpriv` after bubblewrap has made
+  the namespaces): root's files are out of its reach, its working folder is handed to it
+  (chown), and RLIMIT_NPROC counts this run alone. Any other user runs in bubblewrap's own
+  user namespace with every capability dropped, where the kernel also counts the run's
+  processes apart.
+- Memory: RLIMIT_DATA (heap and private mappings), set by `prlimit`. RLIMIT_AS is not
+  used because V8 (node) and Go (esbuild) reserve far more address space than they use.
+- Processes: at most `processes` tasks (threads count, as they do for RLIMIT_NPROC), held
+  by the kernel where the run has its own count (`kernel_holds_limit`); elsewhere the
+  parent counts the tree every POLL_S and kills it past the limit. Runners choose their
+  limit (RUNNER_PROCESS_LIMIT, JVM_PROCESS_LIMIT); a scenario may raise it.
 - Time: at the limit, or when the process limit is crossed, the whole tree is killed:
-  with a PID namespace, every process in it (a `setsid` child included); without one,
-  every process of the command's session and its descendants. When the command itself
-  ends, whatever it left running is killed too, so no background child holds the pipes;
-  the pipes are closed on our side after a short grace period in any case.
+  every process of the run's PID namespace (and of its session, and their descendants).
+  When the command itself ends, whatever it left running is killed too (bubblewrap ends
+  the namespace with its first process), so no background child holds the pipes or
+  outlives the run.
 """
 
 from __future__ import annotations
@@ -68,7 +59,6 @@ RUNNER_PROCESS_LIMIT = 128
 # GC, C1 only) 15 and 28, before the tests' own threads.
 JVM_PROCESS_LIMIT = 256
 POLL_S = 0.05
-HIDDEN_IN_HOME = confine.HIDDEN_IN_HOME
 
 
 @dataclass(frozen=True)
@@ -92,8 +82,6 @@ ISOLATIONS = {
     ],
     "seccomp": _NO_NETWORK,
 }  # fmt: skip
-# As root: the same namespaces but the user's, the command then under its own user id.
-_AS_ROOT = ["unshare", "--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc"]
 # setpriv's part in every namespaced run: no capability survives into the command.
 _NO_PRIVILEGE = ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
 
@@ -108,8 +96,9 @@ def _works(prefix: list[str]) -> bool:
 
 @functools.cache
 def network_isolation() -> str:
-    """'unshare' (namespaces: no network, read-only files, own PIDs), 'seccomp' (socket()
-    refused) or 'none'."""
+    """The fallback's isolation, for checkers that only parse where bubblewrap cannot run:
+    'unshare' (a network and PID namespace of their own), 'seccomp' (socket() refused) or
+    'none'."""
     for name, prefix in ISOLATIONS.items():
         if shutil.which(prefix[0]) and _works(prefix):
             return name
@@ -124,15 +113,6 @@ def _setpriv() -> list[str]:
 
 def _as_user(uid: int) -> list[str]:
     return [*_setpriv(), f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
-
-
-@functools.cache
-def own_user() -> bool:
-    """Whether each run gets a user id of its own (as root, with unshare and setpriv): the
-    process limit then holds in the kernel, and root's files are out of reach."""
-    if os.geteuid() != 0 or not _setpriv():
-        return False
-    return _works([*_AS_ROOT, *_as_user(confine.fresh_id())])
 
 
 def _limits(memory_mb: int, processes: int | None) -> None:  # in the child, before exec
@@ -211,10 +191,10 @@ def _finish(process: subprocess.Popen[str]) -> tuple[str, str]:
 
 
 def kernel_holds_limit() -> bool:
-    """Whether RLIMIT_NPROC counts a confined run alone (its own user id as root, or its
-    own user namespace for any other user): forks then fail at the limit in the kernel, and
-    the parent need not count the run's processes while it runs."""
-    return network_isolation() == "unshare" and (os.geteuid() != 0 or own_user())
+    """Whether RLIMIT_NPROC counts a confined run alone (in bubblewrap: its own user id as
+    root, or its own user namespace for any other user): forks then fail at the limit in
+    the kernel, and the parent need not count the run's processes while it runs."""
+    return confine.bubblewrap() is not None and (os.geteuid() != 0 or bool(_setpriv()))
 
 
 def _supervise(process: subprocess.Popen[str], timeout: float, processes: int | None) -> Outcome:
@@ -242,21 +222,20 @@ def _supervise(process: subprocess.Popen[str], timeout: float, processes: int | 
             return Outcome(None, stdout, stderr, killed)
 
 
-def _confined(command: list[str], cwd: Path, uid: int | None, reads: Sequence[Path]) -> list[str]:
-    """`command` inside the namespaces with the filesystem of confine.py: under `uid`
-    (handed the working folder, shown it and `reads`) or as the namespace's root."""
+def _bubblewrapped(
+    command: list[str], cwd: Path, reads: Sequence[Path], protect: Sequence[Path]
+) -> list[str]:
+    """`command` inside bubblewrap's allow-list; as root, under an id of its own that is
+    handed the working folder."""
     work = cwd.resolve()
-    cover: list[Path] = []
-    show: list[Path] = []
-    if uid is not None:
+    as_root = os.geteuid() == 0
+    program = confine.installation(command[0], os.environ.get("PATH", ""))
+    prefix = confine.command(work, [*program, *reads], protect, as_root)
+    if as_root:
+        uid = confine.fresh_id()
         confine.hand_over(work, uid)
-        cover, show = confine.covers(work, reads)
-        command = [*_as_user(uid), *command]
-    else:
-        command = [*_setpriv(), *command]
-    lines = ["\n".join(map(str, paths)) for paths in (confine.hidden(work), cover, show)]
-    script = ["sh", "-c", confine.SCRIPT, "llmbench-sandbox", str(work), *lines]
-    return [*(_AS_ROOT if uid is not None else ISOLATIONS["unshare"]), *script, *command]
+        return [*prefix, *_as_user(uid), *command]
+    return [*prefix, *command]
 
 
 def _prepared(
@@ -265,29 +244,30 @@ def _prepared(
     limits: tuple[int, int],
     confined: bool,
     reads: Sequence[Path] = (),
-    extra_env: dict[str, str] | None = None,
-) -> tuple[list[str], Callable[[], None] | None, dict[str, str]]:
-    """The command wrapped in the limits and the isolation this machine allows (and, when
-    `confined`, the read-only filesystem outside `cwd`), its preexec function and its env.
+    protect: Sequence[Path] = (),
+) -> tuple[list[str], Callable[[], None] | None]:
+    """The command wrapped in the limits and the isolation it gets: bubblewrap's
+    allow-list when `confined` and bwrap works here, else the network isolation alone.
     `limits` is (memory in MB, processes)."""
     memory_mb, processes = limits
+    if confined and confine.bubblewrap() is not None:
+        wrapped = _bubblewrapped(command, cwd, reads, protect)
+        return _limited(wrapped, memory_mb, processes)
     isolation = network_isolation()
-    uid = confine.fresh_id() if confined and isolation == "unshare" and own_user() else None
-    # RLIMIT_NPROC counts per user: only under our own id, or in our own user namespace
-    # (not as root: root is exempt), is it the sandbox's count.
-    nproc = processes if isolation == "unshare" else None
-    program = confine.installation(command[0], os.environ.get("PATH", ""))
+    # RLIMIT_NPROC counts per user: only in our own user namespace is it the run's count.
+    nproc = processes if isolation == "unshare" and os.geteuid() != 0 else None
     command, preexec = _limited(command, memory_mb, nproc)
-    if isolation == "unshare" and confined:
-        shown = [p for p in [*([program] if program else []), *reads] if p.exists()]
-        command = _confined(command, cwd, uid, shown)
-    elif isolation == "unshare":
+    if isolation == "unshare":
         command = [*ISOLATIONS[isolation], *_setpriv(), *command]
     elif isolation != "none":
         command = [*ISOLATIONS[isolation], *command]
+    return command, preexec
+
+
+def _environment(cwd: Path, extra_env: dict[str, str] | None) -> dict[str, str]:
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
     env.update(extra_env or {})
-    return command, preexec, env
+    return env
 
 
 def start(
@@ -301,11 +281,11 @@ def start(
     with the limits and isolation of run() except the time limit, which its caller keeps
     per request, the filesystem confinement and a user id of its own (it reads the files
     its caller writes for it). The memory limit needs prlimit here."""
-    command, preexec, env = _prepared(command, cwd, (memory_mb, processes), confined=False)
+    command, preexec = _prepared(command, cwd, (memory_mb, processes), confined=False)
     return subprocess.Popen(
         command,
         cwd=cwd,
-        env=env,
+        env=_environment(cwd, None),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -314,6 +294,22 @@ def start(
         start_new_session=True,
         preexec_fn=preexec,
     )
+
+
+def missing() -> str | None:
+    """Why the answers' code cannot run on this machine (no usable bubblewrap; as root, no
+    setpriv to give it an id of its own), or None."""
+    why = confine.missing()
+    if why is None and os.geteuid() == 0 and not _setpriv():
+        return (
+            "util-linux setpriv is missing: as root the answers' code runs under an id of its own"
+        )
+    return why
+
+
+def refused(why: str) -> Outcome:
+    """The outcome of a run that was not started (nothing of it ran)."""
+    return Outcome(None, "", why, killed="no sandbox")
 
 
 def run(
@@ -326,21 +322,24 @@ def run(
     env: dict[str, str] | None = None,
     reads: Sequence[Path] = (),
     protect: Sequence[Path] = (),
+    runs_answer_code: bool = True,
 ) -> Outcome:
     """Run `command` in `cwd` under the limits; never raises for the command's failures.
-    `protect` names paths inside `cwd` the command may read but not change (the hidden
-    tests and the harness: what the answer's code runs beside).
     `processes` counts threads too; `env` adds variables to the minimal environment
-    (PATH, HOME=cwd, LANG); `reads` names folders outside `cwd` the command reads (its
-    own program's installation is found), shown to it when they lie behind a closed one.
-    Under a run's own user id `cwd`, and all in it, becomes that user's: give it a folder
-    made for the run (a temporary one), never one of the caller's own."""
+    (PATH, HOME=cwd, LANG); `reads` names what the command reads outside `cwd` besides
+    the toolchain (its own program's installation is found); `protect` names paths inside
+    `cwd` the command may read but not change (the hidden tests and the harness the
+    answer's code runs beside). With `runs_answer_code`, nothing runs without bubblewrap.
+    As root `cwd`, and all in it, becomes the run's own user's: give it a folder made for
+    the run (a temporary one), never one of the caller's own."""
+    if runs_answer_code and (why := missing()) is not None:
+        return refused(why)
     limits = (memory_mb, processes)
-    command, preexec, env = _prepared(command, cwd, limits, True, reads, env)
+    command, preexec = _prepared(command, cwd, limits, True, reads, protect)
     process = subprocess.Popen(
         command,
         cwd=cwd,
-        env=env,
+        env=_environment(cwd, env),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -181,7 +181,8 @@ def _run_python(tool: str, files: list[Path], kinds: list[str], work: Path) -> l
     manifest.write_text(json.dumps([[str(f), k] for f, k in zip(files, kinds, strict=True)]))
     script = work / "check_python.py"
     script.write_text(_PYTHON_CHECK)
-    return _line_problems(sandbox.run([tool, "-I", str(script), str(manifest)], work), len(files))
+    outcome = sandbox.run([tool, "-I", str(script), str(manifest)], work, runs_answer_code=False)
+    return _line_problems(outcome, len(files))
 
 
 def _run_node(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
@@ -190,7 +191,7 @@ def _run_node(tool: str, files: list[Path], kinds: list[str], work: Path) -> lis
     script = work / "check_node.cjs"
     script.write_text(_NODE_CHECK)
     command = [tool, "--experimental-vm-modules", "--no-warnings", str(script), str(manifest)]
-    return _line_problems(sandbox.run(command, work), len(files))
+    return _line_problems(sandbox.run(command, work, runs_answer_code=False), len(files))
 
 
 _ESBUILD_ERROR = re.compile(
@@ -200,7 +201,7 @@ _ESBUILD_ERROR = re.compile(
 
 def _run_esbuild(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
     command = [tool, *map(str, files), f"--outdir={work / 'out'}", "--log-limit=0", "--color=false"]
-    outcome = sandbox.run(command, work)
+    outcome = sandbox.run(command, work, runs_answer_code=False)
     if outcome.timed_out:
         return [f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"] * len(files)
     problems: dict[str, str] = {}
@@ -221,7 +222,9 @@ def _run_javac(tool: str, files: list[Path], kinds: list[str], work: Path) -> li
     # Stop after parsing: imports of libraries that are not installed are not errors here.
     command = [tool, "-J-Xmx256m", "-XDshould-stop.ifNoError=PARSE", "-XDshould-stop.ifError=PARSE"]
     command = [*command, "-d", str(work / "out"), *map(str, files)]
-    outcome = sandbox.run(command, work, processes=sandbox.JVM_PROCESS_LIMIT)
+    outcome = sandbox.run(
+        command, work, processes=sandbox.JVM_PROCESS_LIMIT, runs_answer_code=False
+    )
     if outcome.timed_out:
         return [f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"] * len(files)
     problems: dict[str, str] = {}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code import sandbox, syntax
+from pytest_llmbench.code import confine, sandbox, syntax
 from pytest_llmbench.code.answer_metrics import code_text, measure_answer, normalised, similarity
 from pytest_llmbench.code.complexity import measure
 from pytest_llmbench.code.workspace import answer_workspace, safe_path
@@ -214,24 +214,34 @@ except OSError as exc:
 """
 
 
-@pytest.mark.parametrize("isolation", ["unshare", "seccomp"])
+@pytest.mark.parametrize("isolation", ["bubblewrap", "unshare", "seccomp"])
 def test_sandbox_has_no_network(
     isolation: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if not sandbox._works(sandbox.ISOLATIONS[isolation]):
-        pytest.skip(f"{isolation} cannot isolate on this machine")
-    monkeypatch.setattr(sandbox, "network_isolation", lambda: isolation)
+    if isolation == "bubblewrap":
+        if confine.bubblewrap() is None:
+            pytest.skip("bubblewrap cannot run here")
+    else:  # the fallback of the checkers that only parse
+        if not sandbox._works(sandbox.ISOLATIONS[isolation]):
+            pytest.skip(f"{isolation} cannot isolate on this machine")
+        monkeypatch.setattr(confine, "bubblewrap", lambda: None)
+        monkeypatch.setattr(sandbox, "network_isolation", lambda: isolation)
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = str(server.getsockname()[1])
         # The test process itself reaches the server; the sandboxed child does not.
         socket.create_connection(("127.0.0.1", int(port)), timeout=5).close()
-        probe = sandbox.run([sys.executable, "-c", _CONNECT, port], tmp_path)
-    # unshare: the namespace's loopback is down (network unreachable); seccomp: refused.
-    expected = {"unshare": "OSError", "seccomp": "PermissionError"}[isolation]
+        probe = sandbox.run(
+            [sys.executable, "-c", _CONNECT, port], tmp_path, runs_answer_code=False
+        )
+    # bubblewrap: its own loopback, where nothing listens; unshare: the namespace's loopback
+    # is down (network unreachable); seccomp: refused.
+    expected = {
+        "bubblewrap": "ConnectionRefusedError", "unshare": "OSError", "seccomp": "PermissionError"
+    }[isolation]  # fmt: skip
     assert probe.stdout.strip() == expected, probe.stderr
-    if isolation == "unshare":  # an empty namespace: its own loopback only
+    if isolation != "seccomp":  # an empty namespace: its own loopback only
         probe = "import socket; print(socket.if_nameindex())"
-        interfaces = sandbox.run([sys.executable, "-c", probe], tmp_path)
+        interfaces = sandbox.run([sys.executable, "-c", probe], tmp_path, runs_answer_code=False)
         assert interfaces.stdout.strip() == "[(1, 'lo')]"
     # The checkers work inside: each tool that is installed passes good code, fails bad.
     syntax._check_cached.cache_clear()

@@ -336,3 +336,19 @@ def test_each_call_carries_its_items_remaining_chain(case: Case) -> None:
         for role, later in (("candidate", 2), ("evaluator", 1), ("grader", 0))
     }
     assert set(seen) == expected
+
+
+def test_without_bubblewrap_the_hidden_tests_are_not_run_and_say_so(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_llmbench.code import confine
+
+    ran: list[Path] = []
+    monkeypatch.setattr(confine, "bubblewrap", lambda: None)
+    monkeypatch.setitem(verify.RUNNERS, "node", lambda work, hidden, timeout: ran.append(work))
+    functional = case.scenario.functional_for(case.dataset)
+    assert functional is not None
+    result = verify.run_functional(functional, case.dataset, [("src/app.js", "export {}")])
+    assert result.unavailable and result.total == 0 and ran == []
+    assert result.error is not None and "bubblewrap" in result.error
+    assert len(result.error.splitlines()) == 1

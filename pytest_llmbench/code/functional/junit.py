@@ -205,7 +205,7 @@ def _sandboxed(
         memory_mb=MEMORY_MB,
         processes=sandbox.JVM_PROCESS_LIMIT,  # a JVM's threads count
         env=env,
-        reads=sorted({jar.parent for jar in tools.jars}),  # shown when behind a closed folder
+        reads=[SUPPORT, *sorted({jar.parent for jar in tools.jars})],
     )
 
 

@@ -94,7 +94,14 @@ def propose(files: Mapping[str, str], timeout_s: float = 120.0) -> list[Candidat
             listing.append({"path": str(copy), "rel": rel})
         (work / "files.json").write_text(json.dumps(listing), encoding="utf-8")
         command = ["node", str(SCRIPT), str(modules), str(work / "files.json")]
-        outcome = sandbox.run(command, work, timeout=timeout_s, memory_mb=MEMORY_MB)
+        outcome = sandbox.run(
+            command,
+            work,
+            timeout=timeout_s,
+            memory_mb=MEMORY_MB,
+            reads=[SCRIPT.parent, modules],
+            runs_answer_code=False,  # our datasets, not an answer
+        )
     if outcome.returncode != 0:
         why = outcome.killed or " ".join(outcome.stderr.split())[-300:]
         raise RuntimeError(f"the mutator failed: {why}")

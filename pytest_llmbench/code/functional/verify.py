@@ -17,6 +17,7 @@ from ...cpu import cores_per_worker, lower_priority
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...schema.functional import FunctionalResult, acceptance_rate
+from .. import sandbox
 from .jest import missing as jest_missing
 from .junit import hidden as run_junit_hidden
 from .junit import missing as junit_missing
@@ -92,7 +93,9 @@ def _mode_name(functional: Functional) -> Literal["acceptance", "mutation"]:
 def run_functional(
     functional: Functional, dataset: Dataset | None, answer_files: Iterable[tuple[str, str]]
 ) -> FunctionalResult:
-    why = MISSING[functional.runner]() if functional.runner in MISSING else None
+    why = sandbox.missing()  # never unconfined: without bubblewrap nothing of the answer runs
+    if why is None and functional.runner in MISSING:
+        why = MISSING[functional.runner]()
     if why is not None:  # the machine's, not the answer's: nothing of the answer has run
         return FunctionalResult(
             runner=functional.runner, mode=_mode_name(functional), error=why, unavailable=True

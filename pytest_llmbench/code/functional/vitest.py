@@ -144,7 +144,9 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = Fal
         return Run.broken(str(exc))
     command = ["node", str(modules / "vitest" / "vitest.mjs"), "run", "--config", str(config)]
     env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(workspace.resolve() / OWN / "tmp")}
-    outcome = sandbox.run(command, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env)
+    outcome = sandbox.run(
+        command, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env, reads=[modules]
+    )
     return finish(workspace / OWN / "report.json", workspace, outcome)
 
 
