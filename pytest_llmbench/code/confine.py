@@ -62,16 +62,18 @@ def hand_over(folder: Path, uid: int) -> None:
 
 
 def installation(program: str, search: str) -> list[Path]:
-    """The folders a program is installed in: the one above its `bin/`, as found on the
-    PATH and as its links resolve (a venv's python is a link into the Python it was made
-    from, which the venv's pyvenv.cfg names too)."""
+    """The folders a program is installed in: the one above its `bin/` (or the one it is
+    in), for the path found on the PATH and for every link on the way to the real file
+    (a venv's python is a link into the Python it was made from, which the venv's
+    pyvenv.cfg names too; node_modules/.bin/esbuild a link into its package)."""
     found = shutil.which(program, path=search)
     if found is None:
         return []
-    folders = []
-    for path in (Path(os.path.abspath(found)), Path(found).resolve()):
-        folders.append(path.parent.parent if path.parent.name == "bin" else path.parent)
-    return folders
+    hops = [Path(os.path.abspath(found))]
+    while hops[-1].is_symlink() and len(hops) < 16:
+        hops.append(Path(os.path.abspath(hops[-1].parent / os.readlink(hops[-1]))))
+    hops.append(hops[-1].resolve())
+    return [path.parent.parent if path.parent.name == "bin" else path.parent for path in hops]
 
 
 def _outermost(paths: Iterable[Path]) -> list[Path]:
@@ -109,7 +111,7 @@ def _own_etc() -> Path:
 
 def _toolchain(reads: Sequence[Path]) -> list[Path]:
     etc = [p for pattern in TOOLCHAIN_ETC for p in sorted(Path("/etc").glob(pattern))]
-    shown = [Path("/usr"), *etc, *(p.resolve() for p in reads)]
+    shown = [Path("/usr"), *etc, *(Path(os.path.abspath(p)) for p in reads)]
     return [p for p in _outermost(shown) if p.exists()]
 
 
