@@ -26,6 +26,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
+from ..formats.languages import LANGUAGES
 from ..schema.code import FileCheck
 from . import sandbox
 from .structure import structure_problem
@@ -45,21 +46,8 @@ TOOL_KINDS = {
     "less": "structure",
     "vue": "structure",
 }
-_ALIASES = {
-    "py": "python",
-    "python3": "python",
-    "yml": "yaml",
-    "js": "javascript",
-    "mjs": "javascript",
-    "cjs": "javascript",
-    "node": "javascript",
-    "javascriptreact": "jsx",
-    "ts": "typescript",
-    "mts": "typescript",
-    "cts": "typescript",
-    "typescriptreact": "tsx",
-    "htm": "html",
-}
+
+assert set(TOOL_KINDS) == LANGUAGES, "every checkable language has its tool"
 _EXTENSIONS = {"javascript": ".js", "jsx": ".jsx", "typescript": ".ts", "tsx": ".tsx"}
 _PROJECT = Path(__file__).resolve().parents[2]
 
@@ -112,17 +100,6 @@ const out = files.map((file) => {
 });
 process.stdout.write(JSON.stringify(out));
 """
-
-
-def language_of(language: str, path: str | None) -> str:
-    """The checkable language of a block: its info string, else its file extension."""
-    name = _ALIASES.get(language.lower(), language.lower())
-    if name in TOOL_KINDS:
-        return name
-    if path:
-        suffix = PurePosixPath(path).suffix.lower().lstrip(".")
-        return _ALIASES.get(suffix, suffix)
-    return name
 
 
 @functools.cache

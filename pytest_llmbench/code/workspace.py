@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..formats.codeblocks import CodeBlock, extract_code_blocks
+from ..formats.languages import language_of
 from ..formats.paths import safe_path
-from .syntax import language_of
 
 
 @dataclass(frozen=True)
 class AnswerFile:
     path: str | None  # the safe relative path the answer names, None if it names none
-    language: str  # checkable language name (syntax.language_of)
+    language: str  # checkable language name (formats.languages.language_of)
     code: str
     number: int  # the block's position in the answer, from 1
 
