@@ -36,8 +36,15 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 2}
 
 
+def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """3 added a hidden test's status, a run's tampered mark and evidence, and the item's
+    tampered mark, all with defaults that say what a version 2 line meant: no run was
+    marked tampered, and a test's `passed` says how it went."""
+    return {**data, "schema_version": 3}
+
+
 # version -> the function that turns a result of that version into one of the next.
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def _dicts(value: object) -> list[dict[str, Any]]:

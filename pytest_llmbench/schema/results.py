@@ -25,7 +25,9 @@ from .vocabulary import (
 )
 
 # 2: dialog results (AttemptResult.dialog) and tool calls on CallRecord.
-SCHEMA_VERSION = 2
+# 3: hidden tests' status, a run's tampered mark and evidence (FunctionalResult), the
+#    item's tampered mark; leaderboard.json's pass_quality is named pass_threshold.
+SCHEMA_VERSION = 3
 
 
 class Schema(BaseModel):
@@ -362,4 +364,10 @@ class ItemResult(Schema):
         default=None,
         description="--llm-feedback: some attempt passed every hidden test, the attempts "
         "after a failure having been told the failing tests' names and messages",
+    )
+    tampered: bool = Field(
+        default=False,
+        description="some attempt's hidden-test run was marked tampered (the answer attacked "
+        "the verdict; why: that attempt's `functional.tamper_evidence`): its functional "
+        "rate counts 0 and it passes nothing",
     )
