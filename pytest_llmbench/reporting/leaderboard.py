@@ -15,7 +15,8 @@ Per row (besides counts and means):
 - `*_ci`: 95% percentile bootstrap interval of the mean over scored items (seeded).
 - `pass_at_1`, `pass_at_k` (k = attempts allowed): mean over scored items of the unbiased
   pass@k over the attempts run; an attempt passes when its quality (Acc + Compl)/8
-  reaches PASS_QUALITY, i.e. a mean grade of 3 ("almost accurate") or better.
+  reaches PASS_QUALITY, i.e. a mean grade of 3 ("almost accurate") or better, and its
+  hidden-test run (if any) was not marked tampered.
 - `judge_alpha`: Krippendorff's alpha (ordinal) of the judges' argmax grades, one unit per
   scored item x metric of the best attempt; `judge_exact_agreement`: share of judge
   pairs over those units giving the same grade.
@@ -75,6 +76,8 @@ def best_attempt(item: ItemResult) -> AttemptResult:
 
 
 def _passes(attempt: AttemptResult) -> bool:
+    if attempt.functional is not None and attempt.functional.tampered:
+        return False  # an answer that attacked its tests passes nothing
     acc, compl = attempt.accuracy.value, attempt.completeness.value
     return acc is not None and compl is not None and quality(acc, compl) >= PASS_QUALITY
 

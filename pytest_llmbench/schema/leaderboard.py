@@ -99,6 +99,11 @@ class Row(Schema):
         description="--llm-feedback: share of the functional items run with feedback where "
         "some attempt passed every hidden test; null when no item of the row was",
     )
+    tampered: int = Field(
+        default=0,
+        description="items of the row with an attempt marked tampered (the answer attacked "
+        "the hidden tests' verdict: ItemResult.tampered); their runs count as rate 0",
+    )
     generation_rate: float | None = Field(description="mean candidate tokens per second")
     attempt: float | None = Field(description="mean best attempt number")
     judge_agreement: float | None = Field(description="mean of the items' judge_agreement")
