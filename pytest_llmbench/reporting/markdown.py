@@ -193,7 +193,8 @@ def render(board: Leaderboard) -> str:
         + "; ".join(f"{name} = {text}" for name, text in board.formulas.items())
         + f" (A = {board.attempts}); MaxRate = {_num(board.max_rate, 1)} tok/s.",
         f"95% CI: percentile bootstrap over items; {_pass_at(board)}: an attempt passes when "
-        f"(Acc + Compl)/8 >= {board.pass_quality}. Scored: items scored / items, then "
+        f"its quality (Acc + Compl)/8 reaches the pass threshold {board.pass_threshold}. "
+        "Scored: items scored / items, then "
         "how many were unscored (ran, but nothing could score them), errors (could not run) "
         "or skipped.",
         "Accuracy and completeness are 1-4: judged (mean of the judges' weighted grades) or, "

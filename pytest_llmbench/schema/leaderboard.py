@@ -17,6 +17,7 @@ from pydantic import (
     JsonValue,
     SerializerFunctionWrapHandler,
     model_serializer,
+    model_validator,
 )
 
 from .results import Schema
@@ -177,7 +178,10 @@ class Leaderboard(BaseModel):
     formulas: dict[str, str] = Field(description="formula name -> its text")
     attempts: int = Field(description="attempts allowed per item (A)")
     max_rate: float | None = Field(description="MaxRate: highest mean generation rate")
-    pass_quality: float = Field(description="the quality (Acc + Compl)/8 an attempt passes at")
+    pass_threshold: float = Field(
+        description="the pass threshold: the quality (Acc + Compl)/8 an attempt passes at "
+        "(pass@k); `pass_quality` in leaderboards before schema 3"
+    )
     confidence: Confidence
     models: list[Row] = Field(description="one row per model, best score first")
     categories: list[Row] = Field(description="one row per model x category")
@@ -186,6 +190,15 @@ class Leaderboard(BaseModel):
         description="judges (then the checks) against the hidden tests, on functional "
         "criteria; empty when no step has a test verdict",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _former_names(cls, data: Any) -> Any:
+        """A leaderboard.json written before schema 3 named the pass threshold pass_quality."""
+        if isinstance(data, dict) and "pass_quality" in data and "pass_threshold" not in data:
+            data = {**data, "pass_threshold": data["pass_quality"]}
+            del data["pass_quality"]
+        return data
 
 
 class Machine(Schema):

@@ -194,7 +194,7 @@ export function leaderboardView(body, index) {
     Object.entries(b.formulas).map(([name, text], n) => [n ? "; " : "", el("code", { text: `${name} = ${text}` })]),
     ` (A = ${b.attempts}, MaxRate = ${num(b.max_rate, 1)} tok/s). Do-nothing floor: ${floorsText(run)}. `,
     `Intervals are ${Math.round(b.confidence.level * 100)}% percentile bootstrap intervals over items (${b.confidence.resamples} resamples, seed ${b.confidence.seed}). `,
-    `An attempt passes (pass@k) when (Acc + Compl)/8 ≥ ${b.pass_quality}. Hover a column's name for what it measures.`);
+    `An attempt passes (pass@k) when its quality (Acc + Compl)/8 reaches the pass threshold ${b.pass_threshold}. Hover a column's name for what it measures.`);
   const holder = el("div", { class: "wide" });
   const redraw = () => holder.replaceChildren(table(run, redraw));
   redraw();
