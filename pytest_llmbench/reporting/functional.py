@@ -6,7 +6,7 @@ scenario has hidden tests for the dataset and an attempt ran), in any status, si
 tests ran whether or not the judges could score the answer.
 
 - `functional_rate`: mean of the items' `functional_rate` (each the mean over its
-  attempts of hidden tests passed / tests, or the mutation score), with its 95%
+  attempts of hidden tests passed / tests, or mutants killed / mutants), with its 95%
   bootstrap interval; `functional_items` counts the items.
 - `functional_pass_at_1`: share of those items whose first attempt passed every hidden
   test (`ItemResult.pass_at_1`).

@@ -91,7 +91,7 @@ def _pass_at(scored: Sequence[ItemResult], k: int) -> float | None:
 def judge_units(scored: Sequence[ItemResult]) -> list[dict[str, float]]:
     """Per scored item x metric of the best attempt: judge -> argmax grade."""
     return [
-        {g.judge: g.score for g in metric.grades if g.score is not None}
+        {g.judge: g.argmax for g in metric.grades if g.argmax is not None}
         for item in scored
         for metric in best_attempt(item).metrics()
     ]

@@ -95,7 +95,7 @@ class FunctionalResult(BaseModel):
 
 
 def acceptance_rate(passed: int, total: int, error: str | None) -> float:
-    """Hidden tests passed / hidden tests (a suite that could not run scores 0)."""
+    """Hidden tests passed / hidden tests (a suite that could not run rates 0)."""
     return passed / total if total and error is None else 0.0
 
 

@@ -26,7 +26,8 @@ from .vocabulary import (
 
 # 2: dialog results (AttemptResult.dialog) and tool calls on CallRecord.
 # 3: hidden tests' status, a run's tampered mark and evidence (FunctionalResult), the
-#    item's tampered mark; leaderboard.json's pass_quality is named pass_threshold.
+#    item's tampered mark; a grade's argmax grade is `argmax` (was `score`) and
+#    leaderboard.json's pass_quality is named pass_threshold: "score" is the formula's.
 SCHEMA_VERSION = 3
 
 
@@ -117,7 +118,11 @@ class Grade(Schema):
     judge: str
     grader: str
     method: GradeMethod
-    score: int | None = Field(default=None, description="argmax grade 1-4 (AIRUN imports: 1-5)")
+    argmax: int | None = Field(
+        default=None,
+        description="the most probable grade 1-4 (AIRUN imports: 1-5, their `score` column); "
+        "`score` before schema 3",
+    )
     weighted: float | None = Field(
         default=None, description="sum of k * p_k over k = 1..4 (AIRUN imports: 1..5)"
     )
@@ -355,7 +360,7 @@ class ItemResult(Schema):
     functional_rate: float | None = Field(
         default=None,
         description="mean functional rate over the attempts (hidden tests passed / tests, "
-        "or mutation score); null when the scenario has no hidden tests for the dataset",
+        "or mutants killed / mutants); null when the scenario has no hidden tests for the dataset",
     )
     pass_at_1: bool | None = Field(
         default=None, description="the first attempt passed every hidden test"

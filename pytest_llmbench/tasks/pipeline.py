@@ -188,7 +188,7 @@ def judge_agreement(attempt: AttemptResult) -> float | None:
     """Share of judge pairs whose argmax grades agree, over accuracy and completeness."""
     return exact_agreement(
         [
-            {g.judge: g.score for g in metric.grades if g.score is not None}
+            {g.judge: g.argmax for g in metric.grades if g.argmax is not None}
             for metric in (attempt.accuracy, attempt.completeness)
         ]
     )

@@ -26,7 +26,7 @@ def _metric(value: float | None, grades: dict[str, int | None], metric: Metric) 
         value=value,
         source="judges",
         grades=[
-            Grade(metric=metric, judge=j, grader="g", method="logprobs", score=g)
+            Grade(metric=metric, judge=j, grader="g", method="logprobs", argmax=g)
             for j, g in grades.items()
         ],
     )

@@ -118,6 +118,21 @@ def test_the_committed_v2_fixture_reads_without_loss() -> None:
         assert not any(r.tampered or r.tamper_evidence for r in runs)
 
 
+def test_a_v2_grade_score_is_read_as_its_argmax_in_attempts_and_dialog_turns() -> None:
+    grade = {"metric": "accuracy", "judge": "j", "grader": "g", "method": "logprobs"}
+    metric = {"value": 3.2, "source": "judges", "grades": [{**grade, "score": 3}]}
+    turn = {"number": 1, "title": "t", "prompt": "p", "finished": True, "rounds": 1}
+    turn |= {"accuracy": metric, "completeness": {"value": None, "grades": []}}
+    dialog = {"protocol": "text", "ended": "finished", "turns": [turn]}
+    attempt = {**V1_LINE["attempts"][0], "accuracy": metric, "dialog": dialog}  # type: ignore[index]
+    item = parse_result({**V1_LINE, "schema_version": 2, "attempts": [attempt]})
+    (read,) = item.attempts
+    assert [g.argmax for g in read.accuracy.grades] == [3]
+    assert read.dialog is not None
+    assert [g.argmax for g in read.dialog.turns[0].accuracy.grades] == [3]
+    assert "score" not in read.accuracy.grades[0].model_dump()
+
+
 def test_a_v2_line_with_hidden_tests_reads_as_untampered() -> None:
     functional = {"runner": "node", "mode": "acceptance", "passed": 1, "total": 1, "rate": 1.0}
     functional["tests"] = [{"name": "adds", "passed": True, "message": ""}]

@@ -79,7 +79,7 @@ function distribution(dist) {
 function metric(name, m) {
   const head = `${name}: ${num(m.value)} (${m.source || "unscored"}${m.unscored_reason ? `: ${m.unscored_reason}` : ""})`;
   return el("div", { class: "metric" }, el("p", { text: head }),
-    (m.grades || []).map((g) => el("p", { class: "grade" }, `${g.judge} graded by ${g.grader} (${g.method}): ${g.score ?? "–"}, weighted ${num(g.weighted)} `,
+    (m.grades || []).map((g) => el("p", { class: "grade" }, `${g.judge} graded by ${g.grader} (${g.method}): ${g.argmax ?? "–"}, weighted ${num(g.weighted)} `,
       distribution(g.distribution || {}), g.error ? el("span", { class: "fail", text: ` ${g.error}` }) : null)));
 }
 
