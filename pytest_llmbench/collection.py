@@ -70,15 +70,16 @@ def _dataset_index(config: pytest.Config, scenario_path: Path) -> DatasetIndex:
 
 
 def test_scenario(llmbench_result: ItemResult, request: pytest.FixtureRequest) -> None:
-    """Passes when the item was run and scored; a low score fails only under --llm-min-score."""
+    """Passes when the item was run and scored; a low quality fails only under
+    --llm-min-quality."""
     __tracebackhide__ = True
     if llmbench_result.status != "scored":
         pytest.fail(f"unscored: {llmbench_result.reason}", pytrace=False)
-    gate = settings_of(request.config).min_score
+    gate = settings_of(request.config).min_quality
     acc, compl = llmbench_result.accuracy, llmbench_result.completeness
     if gate is not None and acc is not None and compl is not None and quality(acc, compl) < gate:
         pytest.fail(
-            f"quality (Acc + Compl)/8 = {quality(acc, compl):.3f} is below --llm-min-score {gate}",
+            f"quality (Acc + Compl)/8 = {quality(acc, compl):.3f} is below --llm-min-quality {gate}",
             pytrace=False,
         )
 

@@ -18,7 +18,7 @@ from .collection import CASE_KEY, ScenarioFile, is_scenario_file, register_marke
 from .fixtures import llm_complete, llm_judge, llmbench_result
 from .reporting.collector import ReportCollector
 from .reporting.item_report import HtmlColumns
-from .settings import SETTINGS_KEY, Settings, add_options, resolve, settings_of
+from .settings import SETTINGS_KEY, Settings, add_options, deprecations, resolve, settings_of
 
 if TYPE_CHECKING:
     from .models.base import Model
@@ -64,6 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(HtmlColumns(), "llmbench-html")
     if not hasattr(config, "workerinput"):
         previous, warnings = _resumed(settings)
+        warnings = [*deprecations(config), *warnings]
         if any(root.is_dir() for root in settings.scenario_roots):
             _check_folders(settings)  # a project without scenarios is left alone
         config.stash[runner.RESUMED_KEY] = set(previous)

@@ -7,6 +7,9 @@ the values (`resolve`) and the README's table of options (`options_table`).
 Precedence: command line > environment (LLMBENCH_<NAME>) > ini ([tool.pytest.ini_options]
 llm_<name>) > default. `resolve` returns an immutable Settings; any bad value is one
 pytest.UsageError line that names the option and the accepted form.
+
+A renamed option keeps its former name (`was=`) in all three places, each read just after
+the current one of the same place; `deprecations` gives one line per former name used.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -56,6 +59,12 @@ class OptionSpec:
     # command-line or environment value to the directory pytest was invoked from.
     path: bool = False
     convert: Callable[[Any], Any] = lambda value: value  # the parsed value as Settings holds it
+    was: str | None = None  # the option's former name, still read but deprecated
+
+    @property
+    def former(self) -> OptionSpec | None:
+        """The option under its former name, if it was renamed."""
+        return None if self.was is None else replace(self, name=self.was, was=None)
 
     @property
     def flag(self) -> str:
@@ -68,6 +77,11 @@ class OptionSpec:
     @property
     def env(self) -> str:
         return f"LLMBENCH_{self.name.upper()}"
+
+    @property
+    def sources(self) -> tuple[str, str, str]:
+        """Where the option may be given, by name, in order of precedence."""
+        return self.flag, self.env, f"ini {self.dest}"
 
     @property
     def shown_default(self) -> str:
@@ -132,10 +146,10 @@ class Settings:
         "score_formula", formula_name, None,
         shown="per category: `multimodal` for multimodal, else `weighted`",
         help=f"leaderboard score formula for every category: {_code(list(FORMULAS))}")  # fmt: skip
-    min_score: float | None = option(
-        "min_score", float_between(0.25, 1.0), None,
+    min_quality: float | None = option(
+        "min_quality", float_between(0.25, 1.0), None, was="min_score",
         help="fail items whose quality (Acc + Compl)/8, 0.25-1, is below this; quality does not "
-        "depend on the other models, unlike the weighted score")  # fmt: skip
+        "depend on the other models, unlike the score")  # fmt: skip
     concurrency: int = option(
         "concurrency", int_at_least(1), 16,
         help="model calls in flight at once per model, over all xdist workers together")  # fmt: skip
@@ -239,13 +253,23 @@ def add_options(parser: pytest.Parser) -> None:
         group.addoption(spec.flag, dest=spec.dest, default=None, help=text + where, **how)
         kind: Literal["args", "string"] = "args" if spec.many else "string"
         parser.addini(spec.dest, help=text, type=kind, default=None)
+        if (old := spec.former) is not None:
+            note = f"deprecated: use {spec.flag} [env {spec.env}, ini {spec.dest}]"
+            group.addoption(old.flag, dest=old.dest, default=None, help=note, **how)
+            parser.addini(old.dest, help=note, type=kind, default=None)
+
+
+def _formerly(spec: OptionSpec) -> str:
+    old = spec.former
+    return "" if old is None else f" (formerly `{old.flag}`, still read, deprecated)"
 
 
 def options_table() -> str:
     """The README's table of options (regenerate it with `python -m pytest_llmbench.settings`)."""
     rows = ["| option | env / ini | default | meaning |", "|---|---|---|---|"]
     rows += [
-        f"| `{s.flag}` | `{s.env}` / `{s.dest}` | {s.shown_default} | {s.help} |" for s in OPTIONS
+        f"| `{s.flag}` | `{s.env}` / `{s.dest}` | {s.shown_default} | {s.help}{_formerly(s)} |"
+        for s in OPTIONS
     ]
     return "\n".join(rows) + "\n"
 
@@ -255,18 +279,33 @@ def _split(values: list[str] | str) -> list[str]:
     return [part.strip() for item in items for part in str(item).split(",") if part.strip()]
 
 
+def _given(config: pytest.Config, spec: OptionSpec) -> list[tuple[Any, str]]:
+    """(value, the name of where) for each of `spec.sources`."""
+    values = (config.getoption(spec.dest), os.environ.get(spec.env), config.getini(spec.dest))
+    return list(zip(values, spec.sources, strict=True))
+
+
 def _raw_value(config: pytest.Config, spec: OptionSpec) -> tuple[Any, str] | None:
-    """The first value given, with the name of where it came from."""
-    cli = config.getoption(spec.dest)
-    if cli is not None:
-        return cli, spec.flag
-    env = os.environ.get(spec.env)
-    if env not in (None, ""):
-        return env, spec.env
-    ini = config.getini(spec.dest)
-    if ini not in (None, "", []):
-        return ini, f"ini {spec.dest}"
+    """The first value given, with the name of where it came from (a former name just
+    after the current one in each place)."""
+    current, old = _given(config, spec), _given(config, spec.former) if spec.former else []
+    for place, found in enumerate(current):
+        for value, source in (found, *old[place : place + 1]):
+            if value not in (None, "", []):
+                return value, source
     return None
+
+
+def deprecations(config: pytest.Config) -> list[str]:
+    """One line per option given under its former name."""
+    lines = []
+    for spec in OPTIONS:
+        old = spec.former
+        found = _raw_value(config, spec) if old is not None else None
+        renamed = dict(zip(old.sources, spec.sources, strict=True)) if old is not None else {}
+        if found is not None and found[1] in renamed:
+            lines.append(f"{found[1]} is deprecated: use {renamed[found[1]]} (same values)")
+    return lines
 
 
 def _value(config: pytest.Config, spec: OptionSpec) -> Any:

@@ -309,7 +309,7 @@ def _metric(metric: Metric, item: _Item, steps: list[StepResult]) -> MetricResul
             judge=r.evaluator,
             grader=GRADER,
             method="logprobs",
-            score=r.score,
+            argmax=r.score,
             weighted=r.weighted,
             published=_figure(r, item.published),
             distribution=r.distribution,

@@ -201,13 +201,13 @@ def _grade_from(
     dist: dict[int, float],
     samples: int,
 ) -> Grade:
-    score, weighted, confident = summarise_distribution(dist)
+    argmax, weighted, confident = summarise_distribution(dist)
     return Grade(
         metric=metric,
         judge=judge,
         grader=grader,
         method=method,
-        score=score,
+        argmax=argmax,
         weighted=weighted,
         distribution={str(k): dist.get(k, 0.0) for k in range(1, 5)},
         confident=confident,

@@ -271,11 +271,11 @@ def match_steps(parsed: list[ParsedStep], steps: Sequence[CriterionStep]) -> dic
             free.remove(exact)
     # Best pairs first, so a verdict goes to the step it fits most, not the first it fits.
     pairs = sorted(
-        (-score, order, index)
+        (-ratio, order, index)
         for order, step in enumerate(steps)
         if step.id not in matched
         for index in free
-        if texts[index] and (score := _fuzzy(ours[order], texts[index])) >= FUZZY_RATIO
+        if texts[index] and (ratio := _fuzzy(ours[order], texts[index])) >= FUZZY_RATIO
     )
     for _, order, index in pairs:
         step_id = steps[order].id

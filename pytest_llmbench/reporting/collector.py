@@ -148,10 +148,13 @@ class ReportCollector:
                     "check is not checked, so scores differ from a run with them",
                     yellow=True,
                 )
-            from .functional import unavailable_lines
+            from .functional import tampered_line, unavailable_lines
 
             for line in unavailable_lines(self.items.values()):
                 terminalreporter.write_line(line, yellow=True)
+            tampered = tampered_line(self.items.values())
+            if tampered is not None:
+                terminalreporter.write_line(tampered, red=True)
         terminalreporter.section("llmbench usage")
         this_run = [r for n, r in self.items.items() if n not in self.resumed]
         earlier = [r for n, r in self.items.items() if n in self.resumed]

@@ -6,13 +6,15 @@ scenario has hidden tests for the dataset and an attempt ran), in any status, si
 tests ran whether or not the judges could score the answer.
 
 - `functional_rate`: mean of the items' `functional_rate` (each the mean over its
-  attempts of hidden tests passed / tests, or the mutation score), with its 95%
+  attempts of hidden tests passed / tests, or mutants killed / mutants), with its 95%
   bootstrap interval; `functional_items` counts the items.
 - `functional_pass_at_1`: share of those items whose first attempt passed every hidden
   test (`ItemResult.pass_at_1`).
 - `functional_pass_after_feedback`: share of the items run with --llm-feedback
   (`pass_after_feedback` set) where some attempt passed every hidden test, the later
   attempts having been told what failed; null when no item of the row had feedback.
+- `tampered`: items of the row (in any status) with an attempt whose run was marked
+  tampered (the answer attacked the verdict); the terminal names them (`tampered_line`).
 
 A row without functional items has null figures and `functional_items` 0, never 0 rates.
 
@@ -56,6 +58,7 @@ def row_figures(items: Sequence[ItemResult]) -> dict[str, Any]:
         "functional_pass_after_feedback": _share(
             [i.pass_after_feedback for i in tested if i.pass_after_feedback is not None]
         ),
+        "tampered": sum(i.tampered for i in items),
     }
 
 
@@ -96,6 +99,22 @@ def calibration(items: Iterable[ItemResult]) -> list[Calibration]:
             checks.append((step.check.passed, tests))
     rows = [_figures(judge, "judge", pairs) for judge, pairs in sorted(judges.items())]
     return rows + ([_figures(CHECKS, "check", checks)] if checks else [])
+
+
+def tampered_line(items: Iterable[ItemResult]) -> str | None:
+    """The terminal's line naming the items tampered with, by model; None when none was."""
+    by_model: dict[str, list[str]] = defaultdict(list)
+    for item in items:
+        if item.tampered:
+            by_model[item.model].append(f"{item.scenario}[{item.dataset or '-'}]")
+    if not by_model:
+        return None
+    count = sum(map(len, by_model.values()))
+    named = "; ".join(f"{model}: {', '.join(names)}" for model, names in sorted(by_model.items()))
+    return (
+        f"llmbench: {count} item{'s' if count > 1 else ''} tampered with their verdict "
+        f"(functional figure 0; evidence in results.jsonl and report.html): {named}"
+    )
 
 
 def unavailable_lines(items: Iterable[ItemResult]) -> list[str]:

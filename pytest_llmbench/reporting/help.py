@@ -64,6 +64,14 @@ COLUMNS: dict[str, dict[str, str]] = {
         "help": "--llm-feedback: share of the items with hidden tests where some attempt "
         "passed every hidden test, each later attempt told which tests failed and why.",
     },
+    "tampered": {
+        "label": "Tampered",
+        "short": "Tamp.",
+        "help": "Items with an attempt that attacked the hidden tests' verdict: it wrote a "
+        "reserved path (a test tool's or the harness's file) or set off a tripwire (a canary "
+        "test, an exit status or a count that does not add up, tests that tell an equivalent "
+        "mutant apart). Such a run counts 0 and passes nothing; the item shows the evidence.",
+    },
     "attempt": {
         "label": "Attempt",
         "short": "Att.",

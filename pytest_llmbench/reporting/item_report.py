@@ -25,7 +25,7 @@ HTML_COLUMNS = (
     ("model", "Model"),
     ("accuracy", "Acc"),
     ("completeness", "Compl"),
-    ("score", "Score"),
+    ("quality", "Quality"),
 )
 
 
@@ -42,7 +42,10 @@ def item_properties(result: dict[str, Any]) -> list[tuple[str, object]]:
     acc, compl = result.get("accuracy"), result.get("completeness")
     props: list[tuple[str, object]] = [(k, result.get(k)) for k in FIGURES]
     props.append(
-        ("score", round(quality(acc, compl), 4) if acc is not None and compl is not None else None)
+        (
+            "quality",
+            round(quality(acc, compl), 4) if acc is not None and compl is not None else None,
+        )
     )
     tokens = [_usage_total(result, f) for f in ("prompt_tokens", "completion_tokens")]
     props.append(("tokens", int(sum(t or 0 for t in tokens))))

@@ -15,7 +15,8 @@ Per row (besides counts and means):
 - `*_ci`: 95% percentile bootstrap interval of the mean over scored items (seeded).
 - `pass_at_1`, `pass_at_k` (k = attempts allowed): mean over scored items of the unbiased
   pass@k over the attempts run; an attempt passes when its quality (Acc + Compl)/8
-  reaches PASS_QUALITY, i.e. a mean grade of 3 ("almost accurate") or better.
+  reaches the pass threshold PASS_THRESHOLD, i.e. a mean grade of 3 ("almost accurate") or better, and its
+  hidden-test run (if any) was not marked tampered.
 - `judge_alpha`: Krippendorff's alpha (ordinal) of the judges' argmax grades, one unit per
   scored item x metric of the best attempt; `judge_exact_agreement`: share of judge
   pairs over those units giving the same grade.
@@ -39,7 +40,7 @@ from ..schema.leaderboard import CodeFigure, CodeFigures, Confidence, Leaderboar
 from ..schema.results import AttemptResult, ItemResult, Usage
 from . import functional
 
-PASS_QUALITY = 0.75
+PASS_THRESHOLD = 0.75  # the quality (Acc + Compl)/8 an attempt passes at
 
 
 def _mean(values: Iterable[float | None]) -> float | None:
@@ -75,8 +76,10 @@ def best_attempt(item: ItemResult) -> AttemptResult:
 
 
 def _passes(attempt: AttemptResult) -> bool:
+    if attempt.functional is not None and attempt.functional.tampered:
+        return False  # an answer that attacked its tests passes nothing
     acc, compl = attempt.accuracy.value, attempt.completeness.value
-    return acc is not None and compl is not None and quality(acc, compl) >= PASS_QUALITY
+    return acc is not None and compl is not None and quality(acc, compl) >= PASS_THRESHOLD
 
 
 def _pass_at(scored: Sequence[ItemResult], k: int) -> float | None:
@@ -88,7 +91,7 @@ def _pass_at(scored: Sequence[ItemResult], k: int) -> float | None:
 def judge_units(scored: Sequence[ItemResult]) -> list[dict[str, float]]:
     """Per scored item x metric of the best attempt: judge -> argmax grade."""
     return [
-        {g.judge: g.score for g in metric.grades if g.score is not None}
+        {g.judge: g.argmax for g in metric.grades if g.argmax is not None}
         for item in scored
         for metric in best_attempt(item).metrics()
     ]
@@ -297,7 +300,7 @@ def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None
         formulas={name: FORMULAS[name].text for name in used},
         attempts=attempts,
         max_rate=max_rate(items),
-        pass_quality=PASS_QUALITY,
+        pass_threshold=PASS_THRESHOLD,
         confidence=Confidence(level=st.LEVEL, resamples=st.RESAMPLES, seed=st.SEED),
         models=model_rows,
         categories=category_rows,

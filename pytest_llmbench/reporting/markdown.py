@@ -74,13 +74,16 @@ FUNCTIONAL_NOTE = (
     "tests (mutation mode: mutants killed / mutants), each item's mean over its attempts. "
     "Tests pass@1: share of those items whose first attempt passed every hidden test; "
     "tests pass after feedback (--llm-feedback): share where some attempt did, the later "
-    "ones told what failed. – : no item of the row has hidden tests."
+    "ones told what failed. Tampered: items with an attempt that attacked the verdict "
+    "(wrote a test tool's or the harness's file, or set off a tripwire); their runs count "
+    "0 and pass nothing. – : no item of the row has hidden tests."
 )
 
 
 def functional_columns(board: Leaderboard) -> list[tuple[str, Callable[[Row], str]]]:
     """The hidden tests' columns, when some item had hidden tests: the functional rate
-    with its item count, tests pass@1, and pass after feedback when some item had it."""
+    with its item count, tests pass@1, pass after feedback when some item had it, and
+    the items tampered with."""
     rows = [*board.models, *board.categories]
     if not any(r.functional_items for r in rows):
         return []
@@ -92,6 +95,7 @@ def functional_columns(board: Leaderboard) -> list[tuple[str, Callable[[Row], st
         columns.append(
             ("Tests pass after feedback", lambda r: _share(r.functional_pass_after_feedback))
         )
+    columns.append(("Tampered", lambda r: str(r.tampered)))
     return columns
 
 
@@ -189,7 +193,8 @@ def render(board: Leaderboard) -> str:
         + "; ".join(f"{name} = {text}" for name, text in board.formulas.items())
         + f" (A = {board.attempts}); MaxRate = {_num(board.max_rate, 1)} tok/s.",
         f"95% CI: percentile bootstrap over items; {_pass_at(board)}: an attempt passes when "
-        f"(Acc + Compl)/8 >= {board.pass_quality}. Scored: items scored / items, then "
+        f"its quality (Acc + Compl)/8 reaches the pass threshold {board.pass_threshold}. "
+        "Scored: items scored / items, then "
         "how many were unscored (ran, but nothing could score them), errors (could not run) "
         "or skipped.",
         "Accuracy and completeness are 1-4: judged (mean of the judges' weighted grades) or, "

@@ -73,6 +73,7 @@ def _row(i: int, item: ItemResult, score: float | None) -> dict[str, Any]:
         "latency": item.latency_s,
         "reason": item.reason,
         "functional": item.functional_rate,
+        "tampered": item.tampered,
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Status = Literal["passed", "failed", "skipped", "not run"]
 
@@ -44,7 +44,8 @@ class FunctionalResult(BaseModel):
     rate: float = Field(
         default=0.0,
         description="the functional figure, 0-1: acceptance, tests passed / tests; mutation, "
-        "mutants killed / mutants when every test of the answer passes on the dataset, else 0",
+        "mutants killed / mutants when every test of the answer passes on the dataset, else 0; "
+        "always 0 for a tampered run",
     )
     error: str | None = Field(default=None, description="why the tests could not run or finish")
     seconds: float = Field(default=0.0, description="wall time of the test runs")
@@ -74,6 +75,13 @@ class FunctionalResult(BaseModel):
         '"STEP: PATTERN" (a mistake in the scenario: the step gets no execution verdict)',
     )
 
+    @model_validator(mode="after")
+    def _no_credit_when_tampered(self) -> FunctionalResult:
+        """A run whose verdict was attacked earns nothing, whatever its tests reported."""
+        if self.tampered:
+            self.rate = 0.0
+        return self
+
     @property
     def all_passed(self) -> bool:
         """Acceptance: every hidden test passed. Mutation: the answer's tests all pass on
@@ -87,7 +95,7 @@ class FunctionalResult(BaseModel):
 
 
 def acceptance_rate(passed: int, total: int, error: str | None) -> float:
-    """Hidden tests passed / hidden tests (a suite that could not run scores 0)."""
+    """Hidden tests passed / hidden tests (a suite that could not run rates 0)."""
     return passed / total if total and error is None else 0.0
 
 

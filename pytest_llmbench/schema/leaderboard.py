@@ -17,6 +17,7 @@ from pydantic import (
     JsonValue,
     SerializerFunctionWrapHandler,
     model_serializer,
+    model_validator,
 )
 
 from .results import Schema
@@ -84,7 +85,7 @@ class Row(Schema):
     functional_rate: float | None = Field(
         default=None,
         description="mean of the items' functional rates (hidden tests passed / tests, or "
-        "mutation score), 0-1, over the functional items; null when the row has none",
+        "mutants killed / mutants), 0-1, over the functional items; null when the row has none",
     )
     functional_rate_ci: list[float] | None = Field(
         default=None, description="95% bootstrap interval of `functional_rate`"
@@ -98,6 +99,11 @@ class Row(Schema):
         default=None,
         description="--llm-feedback: share of the functional items run with feedback where "
         "some attempt passed every hidden test; null when no item of the row was",
+    )
+    tampered: int = Field(
+        default=0,
+        description="items of the row with an attempt marked tampered (the answer attacked "
+        "the hidden tests' verdict: ItemResult.tampered); their runs count as rate 0",
     )
     generation_rate: float | None = Field(description="mean candidate tokens per second")
     attempt: float | None = Field(description="mean best attempt number")
@@ -172,7 +178,10 @@ class Leaderboard(BaseModel):
     formulas: dict[str, str] = Field(description="formula name -> its text")
     attempts: int = Field(description="attempts allowed per item (A)")
     max_rate: float | None = Field(description="MaxRate: highest mean generation rate")
-    pass_quality: float = Field(description="the quality (Acc + Compl)/8 an attempt passes at")
+    pass_threshold: float = Field(
+        description="the pass threshold: the quality (Acc + Compl)/8 an attempt passes at "
+        "(pass@k); `pass_quality` in leaderboards before schema 3"
+    )
     confidence: Confidence
     models: list[Row] = Field(description="one row per model, best score first")
     categories: list[Row] = Field(description="one row per model x category")
@@ -181,6 +190,15 @@ class Leaderboard(BaseModel):
         description="judges (then the checks) against the hidden tests, on functional "
         "criteria; empty when no step has a test verdict",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _former_names(cls, data: Any) -> Any:
+        """A leaderboard.json written before schema 3 named the pass threshold pass_quality."""
+        if isinstance(data, dict) and "pass_quality" in data and "pass_threshold" not in data:
+            data = {**data, "pass_threshold": data["pass_quality"]}
+            del data["pass_quality"]
+        return data
 
 
 class Machine(Schema):

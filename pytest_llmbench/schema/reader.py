@@ -36,8 +36,25 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 2}
 
 
+def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """3 named a grade's most probable grade `argmax` (it was `score`, now only the
+    formula's figure), and added a hidden test's status, a run's tampered mark and
+    evidence, and the item's tampered mark, whose defaults say what a version 2 line
+    meant: no run was marked tampered, and a test's `passed` says how it went."""
+    for attempt in _dicts(data.get("attempts")):
+        dialog = attempt.get("dialog")
+        turns = _dicts(dialog.get("turns")) if isinstance(dialog, dict) else []
+        for holder in (attempt, *turns):
+            for name in ("accuracy", "completeness"):
+                metric = holder.get(name)
+                for grade in _dicts(metric.get("grades") if isinstance(metric, dict) else None):
+                    if "score" in grade:
+                        grade["argmax"] = grade.pop("score")
+    return {**data, "schema_version": 3}
+
+
 # version -> the function that turns a result of that version into one of the next.
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def _dicts(value: object) -> list[dict[str, Any]]:

@@ -25,7 +25,10 @@ from .vocabulary import (
 )
 
 # 2: dialog results (AttemptResult.dialog) and tool calls on CallRecord.
-SCHEMA_VERSION = 2
+# 3: hidden tests' status, a run's tampered mark and evidence (FunctionalResult), the
+#    item's tampered mark; a grade's argmax grade is `argmax` (was `score`) and
+#    leaderboard.json's pass_quality is named pass_threshold: "score" is the formula's.
+SCHEMA_VERSION = 3
 
 
 class Schema(BaseModel):
@@ -115,7 +118,11 @@ class Grade(Schema):
     judge: str
     grader: str
     method: GradeMethod
-    score: int | None = Field(default=None, description="argmax grade 1-4 (AIRUN imports: 1-5)")
+    argmax: int | None = Field(
+        default=None,
+        description="the most probable grade 1-4 (AIRUN imports: 1-5, their `score` column); "
+        "`score` before schema 3",
+    )
     weighted: float | None = Field(
         default=None, description="sum of k * p_k over k = 1..4 (AIRUN imports: 1..5)"
     )
@@ -353,7 +360,7 @@ class ItemResult(Schema):
     functional_rate: float | None = Field(
         default=None,
         description="mean functional rate over the attempts (hidden tests passed / tests, "
-        "or mutation score); null when the scenario has no hidden tests for the dataset",
+        "or mutants killed / mutants); null when the scenario has no hidden tests for the dataset",
     )
     pass_at_1: bool | None = Field(
         default=None, description="the first attempt passed every hidden test"
@@ -362,4 +369,10 @@ class ItemResult(Schema):
         default=None,
         description="--llm-feedback: some attempt passed every hidden test, the attempts "
         "after a failure having been told the failing tests' names and messages",
+    )
+    tampered: bool = Field(
+        default=False,
+        description="some attempt's hidden-test run was marked tampered (the answer attacked "
+        "the verdict; why: that attempt's `functional.tamper_evidence`): its functional "
+        "rate counts 0 and it passes nothing",
     )

@@ -18,6 +18,10 @@ The chain (tasks/pipeline.py `run_item`):
     latest) depends on later attempts, so models stay comparable;
   - a run that produced no test outcome (the tests could not start) has nothing to feed
     back: the next attempt is a fresh one, on the plain prompt.
+  - a run marked tampered (the answer attacked the verdict) has nothing to feed back
+    either: the next attempt is a fresh one. Telling the model its attack was seen, or
+    naming what gave it away (the evidence, a tripwire test's name), would teach it how
+    to hide the next one; the evidence goes to the report only.
 Dialog scenarios get no feedback in this version: their attempts stay independent (their
 hidden tests still run on the final workspace), and pass_after_feedback stays null.
 """
@@ -57,10 +61,10 @@ def _shown(message: str, code: list[str]) -> list[str]:
 
 def feedback_message(result: FunctionalResult, hidden_sources: Iterable[str]) -> str | None:
     """The user message after a failed attempt, or None when there is nothing to tell
-    (every test passed, or no test ran). `hidden_sources`: the hidden files' text, whose
-    lines are kept out of the messages."""
+    (every test passed, no test ran, or the run was tampered with). `hidden_sources`: the
+    hidden files' text, whose lines are kept out of the messages."""
     failing = [t for t in result.tests if not t.passed]
-    if not result.tests or result.all_passed:
+    if not result.tests or result.all_passed or result.tampered:
         return None
     if result.mode == "mutation" and not failing and result.error is None:
         return _survivors_message(result)

@@ -1,7 +1,11 @@
 """Hidden tests in an item's pipeline: each attempt's answer runs against the scenario's
 hidden acceptance tests (code/functional) while its judges are asked; a criterion with
 `tests:` patterns gets their verdict (StepResult.tests_passed); the item gets its
-functional figures (functional_rate, pass_at_1, pass_after_feedback).
+functional figures (functional_rate, pass_at_1, pass_after_feedback, tampered).
+
+A run the runner marked tampered (the answer attacked the verdict: schema/functional.py)
+has rate 0, passes nothing and gives its criteria no execution verdict: whatever its
+tests reported may be forged. The item is marked tampered when any attempt's run was.
 
 The runs go to the tests' own thread pool (code/functional/verify.py), whose threads only
 wait on sandboxed processes: no model call waits for them, and the attempt awaits its
@@ -19,7 +23,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from fnmatch import fnmatchcase
 from statistics import mean
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ..code.functional.verify import verify
 from ..code.workspace import answer_workspace
@@ -98,18 +102,18 @@ def mark_tests(
     steps: list[StepResult], patterns: Mapping[str, Sequence[str]], result: FunctionalResult
 ) -> list[str]:
     """Set each functional criterion's `tests_passed` (every test its patterns match
-    passed; None when none matched or the run has an error) and return the patterns that
-    matched no test, as "STEP: PATTERN" (only known when the whole run finished)."""
+    passed; None when none matched, or the run has an error or was tampered with) and
+    return the patterns that matched no test, as "STEP: PATTERN" (only known when the
+    whole run finished untouched)."""
     unmatched: list[str] = []
+    trusted = result.error is None and not result.tampered
     for step in steps:
         wanted = patterns.get(step.id, ())
         if not wanted:
             continue
         matched = [t for t in result.tests if any(fnmatchcase(t.name, p) for p in wanted)]
-        step.tests_passed = (
-            all(t.passed for t in matched) if matched and result.error is None else None
-        )
-        if result.error is None:
+        step.tests_passed = all(t.passed for t in matched) if matched and trusted else None
+        if trusted:
             names = [t.name for t in result.tests]
             unmatched += [
                 f"{step.id}: {p}" for p in wanted if not any(fnmatchcase(n, p) for n in names)
@@ -128,24 +132,37 @@ async def finish_tests(
         return None
     result = await running
     unmatched = mark_tests(steps, patterns, result)
-    return result.model_copy(update={"unmatched": unmatched, "feedback": feedback})
+    # Validated again, not copied: the schema's rules (a tampered run rates 0) hold
+    # however the runner marked the run.
+    fields = {**result.model_dump(), "unmatched": unmatched, "feedback": feedback}
+    return FunctionalResult.model_validate(fields)
 
 
-def functional_figures(
-    attempts: list[AttemptResult], feedback: bool
-) -> tuple[float | None, bool | None, bool | None]:
-    """(functional_rate, pass_at_1, pass_after_feedback) of an item: the mean rate of its
-    attempts' runs; whether attempt 1 passed every hidden test; with feedback, whether some
-    attempt did. All None when no attempt ran hidden tests (a machine without the runner's
-    toolchain runs none: those attempts are left out, not counted as failures)."""
+class ItemFigures(NamedTuple):
+    """An item's functional figures (the ItemResult fields of the same names)."""
+
+    functional_rate: float | None
+    pass_at_1: bool | None
+    pass_after_feedback: bool | None
+    tampered: bool
+
+
+def functional_figures(attempts: list[AttemptResult], feedback: bool) -> ItemFigures:
+    """The mean rate of the item's attempts' runs (a tampered run rates 0); whether attempt
+    1 passed every hidden test; with feedback, whether some attempt did; whether some
+    attempt's run was tampered with. The first three are None when no attempt ran hidden
+    tests (a machine without the runner's toolchain runs none: those attempts are left
+    out, not counted as failures)."""
     runs = [
         a.functional for a in attempts if a.functional is not None and not a.functional.unavailable
     ]
+    tampered = any(r.tampered for r in runs)
     if not runs:
-        return None, None, None
+        return ItemFigures(None, None, None, tampered)
     first = next((r for a in attempts if a.attempt == 1 and (r := a.functional) in runs), None)
-    return (
+    return ItemFigures(
         mean(r.rate for r in runs),
         first.all_passed if first is not None else None,
         any(r.all_passed for r in runs) if feedback else None,
+        tampered,
     )

@@ -188,7 +188,7 @@ def judge_agreement(attempt: AttemptResult) -> float | None:
     """Share of judge pairs whose argmax grades agree, over accuracy and completeness."""
     return exact_agreement(
         [
-            {g.judge: g.score for g in metric.grades if g.score is not None}
+            {g.judge: g.argmax for g in metric.grades if g.argmax is not None}
             for metric in (attempt.accuracy, attempt.completeness)
         ]
     )
@@ -208,6 +208,7 @@ def summarise(
     # max() keeps the first of equal attempts, which is the one the method counts.
     best = max(scored, key=lambda a: a.quality or 0.0) if scored else None
     calls = [c for a in attempts for c in a.calls] + (failed or [])
+    figures = functional_figures(attempts, feedback)
     result = ItemResult(
         scenario=case.scenario.id,
         category=case.scenario.category,
@@ -224,9 +225,10 @@ def summarise(
         failed_calls=failed or [],
         candidate_usage=_usage([c for c in calls if c.role == "candidate"]),
         judge_usage=_usage([c for c in calls if c.role != "candidate"]),
-    )
-    result.functional_rate, result.pass_at_1, result.pass_after_feedback = functional_figures(
-        attempts, feedback
+        functional_rate=figures.functional_rate,
+        pass_at_1=figures.pass_at_1,
+        pass_after_feedback=figures.pass_after_feedback,
+        tampered=figures.tampered,
     )
     if best is None:
         if not attempts:

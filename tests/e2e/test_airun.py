@@ -290,7 +290,7 @@ def test_published_grades_become_a_leaderboard_on_the_published_scale(tmp_path: 
     assert legacy["accuracy"] == pytest.approx(3.3)  # (3.9 + 2.7) / 2
     assert legacy["completeness"] == pytest.approx(3.5)  # judge-a's cell, corrected by hand
     grade = legacy["attempts"][0]["accuracy"]["grades"][0]
-    assert (grade["score"], grade["weighted"], grade["published"]) == (5, 4.9, 3.9)
+    assert (grade["argmax"], grade["weighted"], grade["published"]) == (5, 4.9, 3.9)
     assert grade["distribution"] == {"1": 0.0, "2": 0.0, "3": 0.0, "4": 0.1, "5": 0.9}
     assert legacy["generation_rate"] == pytest.approx(50.0)  # Output / Time of summary.csv
     steps = legacy["attempts"][0]["steps"]

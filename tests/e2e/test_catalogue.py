@@ -98,7 +98,7 @@ def test_judged_catalogue_through_a_local_server(
                 (grade,) = part[metric]["grades"]
                 # The metric is the grader's weighted grade, which the server derives from the verdicts.
                 assert part[metric]["value"] == pytest.approx(grade["weighted"])
-                assert grade["score"] == 1 + round(3 * _passed_share(attempt, metric, prefix))
+                assert grade["argmax"] == 1 + round(3 * _passed_share(attempt, metric, prefix))
 
 
 def _passed_share(attempt: dict, metric: str, prefix: str = "") -> float:

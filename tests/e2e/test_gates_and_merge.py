@@ -1,4 +1,5 @@
-"""Score formulas, --llm-min-score, `llmbench merge` / `compare`, and JUnit XML, end to end."""
+"""Score formulas, --llm-min-quality (and its former name --llm-min-score), `llmbench merge` /
+`compare`, and JUnit XML, end to end."""
 
 from __future__ import annotations
 
@@ -49,27 +50,51 @@ def test_unknown_formula_is_one_line(pytester: pytest.Pytester, project: Path) -
     assert "INTERNALERROR" not in result.stderr.str() + result.stdout.str()
 
 
-def test_min_score_fails_items_below_the_gate(pytester: pytest.Pytester, project: Path) -> None:
-    result = pytester.runpytest(OFFLINE, "--llm-min-score=0.9", "-rf")
+def test_min_quality_fails_items_below_the_gate(pytester: pytest.Pytester, project: Path) -> None:
+    result = pytester.runpytest(OFFLINE, "--llm-min-quality=0.9", "-rf")
     # Reference reaches quality 1.0; echo stays below 0.9 on both items.
     result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines(
         [
             "*test_scenario?AddGreeting-Mini-llmbench/echo?*",
-            "quality (Acc + Compl)/8 = 0.750 is below --llm-min-score 0.9",
+            "quality (Acc + Compl)/8 = 0.750 is below --llm-min-quality 0.9",
         ]
     )
+    assert "llmbench warning" not in result.stdout.str()
     # The failed items are still in the report: a gate does not drop results.
     assert len(read_results(project)) == 4
     # The ini twin: echo's ExplainMini (0.625) is below 0.7, its AddGreeting (0.75) is not.
-    pytester.makeini("[pytest]\nllm_min_score = 0.7\n")
+    pytester.makeini("[pytest]\nllm_min_quality = 0.7\n")
     pytester.runpytest(OFFLINE).assert_outcomes(passed=3, failed=1)
+    bad = pytester.runpytest(OFFLINE, "--llm-min-quality=3")
+    bad.stderr.fnmatch_lines(["*--llm-min-quality: expected a number >= 0.25 and <= 1.0, got 3.0"])
+
+
+def test_the_former_name_min_score_still_gates_and_says_it_is_deprecated(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    old = pytester.runpytest(OFFLINE, "--llm-min-score=0.9")
+    old.assert_outcomes(passed=2, failed=2)
+    warnings = [line for line in old.stdout.lines if line.startswith("llmbench warning")]
+    assert warnings == [
+        "llmbench warning: --llm-min-score is deprecated: use --llm-min-quality (same values)"
+    ]
+    # Its ini key too; the current name wins over the former one in the same place.
+    pytester.makeini("[pytest]\nllm_min_score = 0.7\n")
+    ini = pytester.runpytest(OFFLINE)
+    ini.assert_outcomes(passed=3, failed=1)
+    ini.stdout.fnmatch_lines(
+        ["llmbench warning: ini llm_min_score is deprecated: use ini llm_min_quality*"]
+    )
+    pytester.runpytest(OFFLINE, "--llm-min-quality=0.9", "--llm-min-score=0.25").assert_outcomes(
+        passed=2, failed=2
+    )
     bad = pytester.runpytest(OFFLINE, "--llm-min-score=3")
     bad.stderr.fnmatch_lines(["*--llm-min-score: expected a number >= 0.25 and <= 1.0, got 3.0"])
 
 
 def test_junit_xml_carries_the_plugin_items(pytester: pytest.Pytester, project: Path) -> None:
-    pytester.runpytest(OFFLINE, "--llm-min-score=0.9", "--junitxml=junit.xml")
+    pytester.runpytest(OFFLINE, "--llm-min-quality=0.9", "--junitxml=junit.xml")
     root = ET.parse(project / "junit.xml").getroot()
     cases = root.findall(".//testcase")
     assert len(cases) == 4
@@ -77,7 +102,7 @@ def test_junit_xml_carries_the_plugin_items(pytester: pytest.Pytester, project: 
     assert "test_scenario[AddGreeting-Mini-llmbench/reference]" in names
     failures = [c for c in cases if c.find("failure") is not None]
     assert len(failures) == 2
-    assert "below --llm-min-score" in (failures[0].find("failure").get("message") or "")  # type: ignore[union-attr]
+    assert "below --llm-min-quality" in (failures[0].find("failure").get("message") or "")  # type: ignore[union-attr]
     props = {p.get("name"): p.get("value") for p in cases[0].findall("properties/property")}
     assert json.loads(props["llmbench"] or "")["status"] == "scored"  # JSON, not a repr
 

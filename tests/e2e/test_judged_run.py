@@ -25,7 +25,7 @@ def test_grades_come_from_judge_and_grader_logprobs(
     (acc_grade,) = greeting["attempts"][0]["accuracy"]["grades"]
     # Grader grade = 1 + round(3 * 1/2) = 3 at p=0.8, 2 and 4 at p=0.1: weighted 3.0.
     assert acc_grade["method"] == "logprobs"
-    assert acc_grade["score"] == 3
+    assert acc_grade["argmax"] == 3
     assert acc_grade["distribution"] == pytest.approx({"1": 0.0, "2": 0.1, "3": 0.8, "4": 0.1})
     assert acc_grade["confident"] is False
     assert greeting["accuracy"] == pytest.approx(3.0)

@@ -19,7 +19,7 @@ from tests.conftest import read_results, write_project
 from tests.llm_server import FakeLLMServer
 
 OFFLINE = "--llm-model=llmbench/reference,llmbench/echo"
-GATE = "--llm-min-score=0.9"  # echo fails it on both scenarios, reference passes
+GATE = "--llm-min-quality=0.9"  # echo fails it on both scenarios, reference passes
 ECHO_ADD = "scenarios/generation/AddGreeting.yaml::test_scenario[AddGreeting-Mini-llmbench/echo]"
 
 # A model the conftest makes: answers after `delay` seconds, counts its calls in calls.txt,
@@ -263,15 +263,15 @@ def test_reports_of_the_ecosystem_show_the_scores(
         "-rA",
     )
     result.assert_outcomes(passed=2, failed=2)
-    result.stdout.fnmatch_lines(["FAILED *llmbench/echo* - *below --llm-min-score*"])
+    result.stdout.fnmatch_lines(["FAILED *llmbench/echo* - *below --llm-min-quality*"])
     cases = ET.parse(pytester.path / "junit.xml").getroot().findall(".//testcase")
     props = {p.get("name"): p.get("value") for p in cases[0].findall("properties/property")}
     for name in ("model", "scenario", "dataset", "category", "accuracy", "completeness"):
         assert props[name], name
-    assert {"score", "tokens", "cost_usd"} <= set(props)
+    assert {"quality", "tokens", "cost_usd"} <= set(props)
     assert json.loads(props["llmbench"] or "")["model"] == props["model"]
     html = (pytester.path / "report.html").read_text()
-    assert "<th>Score</th>" in html or "&lt;th&gt;Score&lt;/th&gt;" in html
+    assert "<th>Quality</th>" in html or "&lt;th&gt;Quality&lt;/th&gt;" in html
     # Each item's own pipeline time: both mine/a items take >= 0.4 s (not only the first,
     # whose setup used to wait for every pipeline started with it).
     durations = [line for line in result.stdout.lines if "setup" in line and "[" in line]

@@ -1,16 +1,22 @@
 """report.html of a run with hidden tests, in headless Chromium: the functional columns
 and the judges-against-tests table, and per item each test's outcome and message, the
 mutants and the error line, all as text (test names and messages come from runs of
-model-written code)."""
+model-written code); a run's items tampered with: counted, named at the end of the run
+and shown with their evidence."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pytest_llmbench.reporting import writer
 from pytest_llmbench.schema.functional import FunctionalResult, MutantOutcome, TestOutcome
 from pytest_llmbench.schema.results import ItemResult, StepResult, Verdict
+from pytest_llmbench.tasks import functional as functional_step
+from tests.conftest import read_leaderboard, read_results
 from tests.e2e.test_report_html import HOSTILE, Opened, _rows, chromium
+from tests.functional_project import TEST_NAME, write_functional_project
 from tests.unit.test_leaderboard import _item
 
 
@@ -97,4 +103,70 @@ def test_functional_figures_and_outcomes_are_shown_as_text(tmp_path: Path) -> No
         assert mutants.locator("tr.survived").count() == 1
         assert "<svg onload=" in mutants.locator("tr.survived").inner_text()
         assert "mutants killed 1/2" in page.locator("details.functional").inner_text()
+        opened.clean()
+
+
+EVIDENCE = f"wrote the reserved path node_modules/{HOSTILE}"
+
+
+def test_a_tampered_item_is_counted_named_and_shown_with_its_evidence(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_functional_project(pytester.path)
+    # The runner's verdict as a caught attack leaves it: every test "passed" (forged), the
+    # run marked tampered. verify is replaced in this in-process run, for both models.
+    forged = FunctionalResult(
+        runner="node",
+        mode="acceptance",
+        passed=1,
+        total=1,
+        rate=1.0,
+        tests=[TestOutcome(name=TEST_NAME, passed=True, status="passed")],
+    )
+
+    async def verify(functional: object, dataset: object, files: object) -> FunctionalResult:
+        return forged.model_copy(update={"tampered": True, "tamper_evidence": [EVIDENCE]})
+
+    monkeypatch.setattr(functional_step, "verify", verify)
+    result = pytester.runpytest("--llm-model=llmbench/reference,llmbench/echo", "--llm-attempts=1")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "*| Tests pass@1 | Tampered |*",
+            "| 1 | llmbench/reference |*| 0.00 (1) | 0% | 1 |*",
+            "llmbench: 2 items tampered with their verdict (functional figure 0; evidence in "
+            "results.jsonl and report.html): llmbench/echo: GreetTested[[]Mini[]]; "
+            "llmbench/reference: GreetTested[[]Mini[]]",
+        ]
+    )
+    items = read_results(pytester.path)
+    for item in items:
+        (attempt,) = item["attempts"]
+        assert attempt["functional"]["tampered"] is True
+        assert attempt["functional"]["tamper_evidence"] == [EVIDENCE]
+        assert attempt["functional"]["rate"] == 0.0
+        assert (item["tampered"], item["functional_rate"], item["pass_at_1"]) == (True, 0.0, False)
+        assert [s["tests_passed"] for s in attempt["steps"]] == [None, None]
+    board = read_leaderboard(pytester.path)
+    assert [(r["model"], r["tampered"]) for r in board["leaderboard"]["models"]] == [
+        ("llmbench/reference", 1),
+        ("llmbench/echo", 1),
+    ]
+    markdown = (pytester.path / "reports" / "leaderboard.md").read_text()
+    assert "| Tests pass@1 | Tampered |" in markdown and "| 0.00 (1) | 0% | 1 |" in markdown
+    with chromium() as browser:
+        opened = Opened(browser, (pytester.path / "reports" / writer.REPORT_HTML).as_uri())
+        page = opened.page
+        header = page.locator("#leaderboard th[data-key=tampered]")
+        assert "attacked the hidden tests' verdict" in (header.get_attribute("title") or "")
+        cells = page.locator("#leaderboard td.tampered").all_inner_texts()
+        assert cells == ["1", "1"]
+        opened.show("#/items")
+        assert "scored · tampered" in page.locator("#items tbody tr td.status").all_inner_texts()
+        opened.show("#/item?i=0")
+        assert page.locator(".badge.tampered").inner_text() == "tampered"
+        evidence = page.locator("ul.tamper-evidence li").all_inner_texts()
+        assert evidence == [EVIDENCE]  # the answer's text, shown as text
+        status = page.locator("table.functional-tests tr").nth(1).inner_text()
+        assert TEST_NAME in status and "passed" in status
         opened.clean()

@@ -104,7 +104,7 @@ def test_missing_dataset_manifest(pytester: pytest.Pytester, project: Path) -> N
         (["--llm-cache=maybe"], {}, ["--llm-cache", "on|off|refresh|replay", "'maybe'"]),
         (["--llm-budget-usd=0"], {}, ["--llm-budget-usd", "> 0.0"]),
         # quality (Acc + Compl)/8 is 0.25-1: a gate below 0.25 passes everything
-        (["--llm-min-score=0.1"], {}, ["--llm-min-score", ">= 0.25 and <= 1.0"]),
+        (["--llm-min-quality=0.1"], {}, ["--llm-min-quality", ">= 0.25 and <= 1.0"]),
         (["--llm-price=openai/x=1"], {}, ["--llm-price", "MODEL=IN/OUT", "'openai/x=1'"]),
         ([], {"LLMBENCH_RESUME": "perhaps"}, ["LLMBENCH_RESUME", "true or false"]),
         (

@@ -26,7 +26,7 @@ from pytest_llmbench.tasks.feedback import (
     last_attempt,
     next_conversation,
 )
-from pytest_llmbench.tasks.functional import functional_figures, mark_tests
+from pytest_llmbench.tasks.functional import finish_tests, functional_figures, mark_tests
 from pytest_llmbench.tasks.pipeline import run_attempt
 from tests.functional_project import TEST_NAME, write_functional_project
 
@@ -129,10 +129,57 @@ def test_item_figures() -> None:
     failed, half = run_of(outcome("a", False)), run_of(outcome("a", True), outcome("b", False))
     passed = run_of(outcome("a", True))
     attempts = [attempt(1, failed, 0.5), attempt(2, half, 0.5), attempt(3, passed, 0.5)]
-    assert functional_figures(attempts, feedback=True) == (pytest.approx(0.5), False, True)
-    assert functional_figures(attempts, feedback=False) == (pytest.approx(0.5), False, None)
-    assert functional_figures([attempt(1, passed, 1.0)], False) == (1.0, True, None)
-    assert functional_figures([attempt(1, None, 1.0)], True) == (None, None, None)
+    assert functional_figures(attempts, feedback=True) == (pytest.approx(0.5), False, True, False)
+    assert functional_figures(attempts, feedback=False) == (pytest.approx(0.5), False, None, False)
+    assert functional_figures([attempt(1, passed, 1.0)], False) == (1.0, True, None, False)
+    assert functional_figures([attempt(1, None, 1.0)], True) == (None, None, None, False)
+
+
+def tampered(run: FunctionalResult, evidence: str) -> FunctionalResult:
+    """`run` as a runner hands it over once a tripwire fired: its tests' report kept."""
+    return run.model_copy(update={"tampered": True, "tamper_evidence": [evidence]})
+
+
+def test_a_tampered_run_rates_0_passes_nothing_and_marks_the_item() -> None:
+    forged = tampered(run_of(outcome("a", True), outcome("b", True)), "canary must-fail passed")
+    assert forged.rate == 1.0  # as handed over: the runner's copy kept the forged rate
+    # Built or read, the schema gives a tampered run no credit.
+    assert FunctionalResult.model_validate(forged.model_dump()).rate == 0.0
+    finished = asyncio.run(finish(forged))
+    assert (finished.rate, finished.all_passed) == (0.0, False)
+    assert finished.tamper_evidence == ["canary must-fail passed"]
+    honest = run_of(outcome("a", True))
+    first = [attempt(1, finished, 1.0), attempt(2, honest, 1.0)]
+    # Attempt 1 tampered: rate 0 in the mean, not pass@1; attempt 2 still counts.
+    assert functional_figures(first, feedback=True) == (0.5, False, True, True)
+    assert functional_figures([attempt(1, honest, 1.0)], True).tampered is False
+
+
+async def finish(result: FunctionalResult) -> FunctionalResult:
+    running: asyncio.Future[FunctionalResult] = asyncio.get_running_loop().create_future()
+    running.set_result(result)
+    steps = [step("A1")]
+    done = await finish_tests(running, steps, {"A1": ("a",)}, feedback=False)
+    assert done is not None
+    assert steps[0].tests_passed is None  # forged outcomes give no execution verdict
+    assert done.unmatched == []
+    return done
+
+
+def test_a_tampered_run_gives_the_model_no_feedback(case: Case) -> None:
+    # A run with a failing test would be fed back; marked tampered it is not, and the
+    # next attempt starts afresh: neither the evidence nor any test name reaches the model.
+    canary = "llmbench_canary_3f9a_must_fail"
+    run = run_of(outcome("adds a todo", False, "expected 1"), outcome(canary, True))
+    assert "adds a todo" in (feedback_message(run, []) or "")
+    marked = tampered(run, f"must-fail canary {canary} passed")
+    assert feedback_message(marked, []) is None
+    gen = Generation(3, None, None, 10.0, feedback=True)
+    asked = tuple(case.messages())
+    assert next_conversation(case, gen, asked, attempt(1, run, 0.5))[1] is True
+    messages, fed = next_conversation(case, gen, asked, attempt(1, marked, 0.5))
+    assert (messages, fed) == (asked, False)
+    assert canary not in repr(messages) and "tamper" not in repr(messages)
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.judging import formulas, statistics
-from pytest_llmbench.reporting import leaderboard, markdown, viewdata
+from pytest_llmbench.reporting import functional, leaderboard, markdown, viewdata
+from pytest_llmbench.schema.functional import FunctionalResult
 from pytest_llmbench.schema.reader import read_results
 from pytest_llmbench.schema.results import ItemResult, StepResult, Verdict
 from tests.unit.test_leaderboard import _item
@@ -174,15 +175,75 @@ def test_markdown_shows_the_functional_columns_and_the_calibration() -> None:
     tested = _tested("m", "migration", 0.5, first=False, feedback=True)
     tested.attempts[0].steps = [_step(False, {"j": True}), _step(True, {"j": True})]
     text = markdown.render(leaderboard.build([tested, _tested("m", "analysis", None)], 3))
-    assert "Functional (n) | Tests pass@1 | Tests pass after feedback |" in text
+    assert "Functional (n) | Tests pass@1 | Tests pass after feedback | Tampered |" in text
     # Model row: 0.50 over 1 item, first attempt failed, passed after feedback.
-    assert "| 0.50 (1) | 0% | 100% |" in text
-    # The category without hidden tests shows dashes, not zeros.
+    assert "| 0.50 (1) | 0% | 100% | 0 |" in text
+    # The category without hidden tests shows dashes, not zeros (and no item tampered).
     assert "| m | analysis | weighted |" in text
     analysis = next(line for line in text.splitlines() if "| m | analysis |" in line)
-    assert analysis.endswith("| – | – | – |")
+    assert analysis.endswith("| – | – | – | 0 |")
     assert "## Judges against the hidden tests" in text
     assert "| j | judge | 2 | 50% | 0.00 | 1 | 0 | 1 | 0 |" in text
+
+
+def _tampered(model: str, scenario: str, dataset: str | None, acc: float = 4.0) -> ItemResult:
+    """An item whose one attempt's run was marked tampered, its judges fooled (Acc 4)."""
+    item = _tested(model, "migration", 0.0, first=False, acc=acc)
+    item.scenario, item.dataset, item.tampered = scenario, dataset, True
+    item.attempts[0].functional = FunctionalResult(
+        runner="node",
+        mode="acceptance",
+        passed=3,
+        total=3,
+        rate=1.0,
+        tampered=True,
+        tamper_evidence=["wrote reserved path node_modules/assert/index.js"],
+    )
+    return item
+
+
+def test_rows_count_the_items_tampered_with_and_they_never_pass() -> None:
+    forged = _tampered("m", "Greet", "Mini")
+    assert forged.attempts[0].functional is not None
+    assert forged.attempts[0].functional.rate == 0.0  # the schema's rule, whatever was given
+    honest = _tested("m", "migration", 1.0, first=True)
+    other = _tested("n", "analysis", None)
+    board = leaderboard.build([forged, honest, other], attempts=1)
+    rows = {r.model: r for r in board.models}
+    assert (rows["m"].tampered, rows["n"].tampered) == (1, 0)
+    assert {(r.model, r.category): r.tampered for r in board.categories} == {
+        ("m", "migration"): 1,
+        ("n", "analysis"): 0,
+    }
+    # Judged 4/4, the tampered attempt would pass on quality: it does not.
+    assert rows["m"].pass_at_1 == pytest.approx(0.5)
+    assert rows["n"].pass_at_1 == pytest.approx(1.0)
+    assert rows["m"].functional_rate == pytest.approx(0.5)
+    assert leaderboard.build([forged], attempts=1).models[0].pass_at_1 == 0.0
+    assert {r["model"]: r["tampered"] for r in board.model_dump(mode="json")["models"]} == {
+        "m": 1,
+        "n": 0,
+    }
+    text = markdown.render(board)
+    assert "| Functional (n) | Tests pass@1 | Tampered | Judge tokens |" in text
+    model_m = next(line for line in text.splitlines() if line.startswith("| 1 | m |"))
+    assert "| 2/2 | 0.50 (2) | 50% | 1 | 8 |" in model_m
+    assert "| m | migration | weighted |" in text
+    assert "Tampered: items with an attempt that attacked the verdict" in text
+
+
+def test_the_terminal_line_names_each_model_and_its_items_tampered_with() -> None:
+    items = [
+        _tampered("m", "Greet", "Mini"),
+        _tampered("m", "Sum", None),
+        _tampered("a", "Greet", "Mini"),
+        _tested("m", "migration", 1.0, first=True),
+    ]
+    assert functional.tampered_line(items) == (
+        "llmbench: 3 items tampered with their verdict (functional figure 0; evidence in "
+        "results.jsonl and report.html): a: Greet[Mini]; m: Greet[Mini], Sum[-]"
+    )
+    assert functional.tampered_line(items[3:]) is None
 
 
 def test_markdown_without_hidden_tests_has_no_functional_columns() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from pytest_llmbench.judging import formulas
 from pytest_llmbench.reporting import leaderboard, markdown
+from pytest_llmbench.schema.leaderboard import Leaderboard
 from pytest_llmbench.schema.results import (
     AttemptResult,
     CodeMetrics,
@@ -25,7 +26,7 @@ def _metric(value: float | None, grades: dict[str, int | None], metric: Metric) 
         value=value,
         source="judges",
         grades=[
-            Grade(metric=metric, judge=j, grader="g", method="logprobs", score=g)
+            Grade(metric=metric, judge=j, grader="g", method="logprobs", argmax=g)
             for j, g in grades.items()
         ],
     )
@@ -261,3 +262,14 @@ def test_row_statistics_from_attempts_judges_and_usage() -> None:
     assert row.completeness_ci == pytest.approx([3.0, 4.0])
     assert row.score_ci is not None and row.score is not None
     assert row.score_ci[0] < row.score < row.score_ci[1]
+
+
+def test_the_pass_threshold_reads_under_its_former_name_too() -> None:
+    board = leaderboard.build([_item("m", "c", 3, 3, None, 1)], attempts=3)
+    data = board.model_dump(mode="json")
+    assert data["pass_threshold"] == leaderboard.PASS_THRESHOLD == 0.75
+    assert "pass_quality" not in data
+    # A leaderboard.json written before schema 3 named it pass_quality.
+    del data["pass_threshold"]
+    old = Leaderboard.model_validate({**data, "pass_quality": 0.75})
+    assert old.pass_threshold == 0.75 and "pass_quality" not in old.model_dump()

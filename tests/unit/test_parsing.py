@@ -350,13 +350,13 @@ def test_distribution_from_samples() -> None:
 
 
 def test_summary_of_a_confident_distribution() -> None:
-    score, weighted, confident = summarise_distribution({1: 0.0, 2: 0.0, 3: 0.05, 4: 0.95})
-    assert (score, confident) == (4, True) and weighted == pytest.approx(3.95)
+    argmax, weighted, confident = summarise_distribution({1: 0.0, 2: 0.0, 3: 0.05, 4: 0.95})
+    assert (argmax, confident) == (4, True) and weighted == pytest.approx(3.95)
 
 
 def test_summary_ties_take_the_lowest_grade_and_are_not_confident() -> None:
-    score, weighted, confident = summarise_distribution({2: 0.5, 3: 0.5})
-    assert (score, confident) == (2, False) and weighted == pytest.approx(2.5)
+    argmax, weighted, confident = summarise_distribution({2: 0.5, 3: 0.5})
+    assert (argmax, confident) == (2, False) and weighted == pytest.approx(2.5)
     assert summarise_distribution({3: 0.9, 4: 0.1})[2] is False  # confidence needs more than 0.9
 
 

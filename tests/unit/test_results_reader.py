@@ -86,7 +86,7 @@ def test_a_v1_line_written_by_hand_is_migrated_to_the_current_version(tmp_path: 
     read = read_results(_write(tmp_path / "results.jsonl", [json.dumps(V1_LINE)]))
     assert read.skipped == []
     (item,) = read.items
-    assert item.schema_version == SCHEMA_VERSION == 2
+    assert item.schema_version == SCHEMA_VERSION == 3
     attempt = item.attempts[0]
     assert attempt.dialog is None
     assert attempt.calls[0].tool_calls == [] and attempt.calls[0].turn is None
@@ -109,9 +109,38 @@ def test_the_committed_v2_fixture_reads_without_loss() -> None:
     assert read.skipped == [] and len(read.items) == 4
     lines = FIXTURE.read_text(encoding="utf-8").splitlines()
     for item, line in zip(read.items, lines, strict=True):
-        # Every field the file holds comes back as it was; fields added to the schema
-        # since the fixture was written (with their defaults) are not in the file.
-        assert item.model_dump(mode="json", exclude_unset=True) == json.loads(line)
+        # Every field the file holds comes back as it was (its version brought forward);
+        # fields added to the schema since (with their defaults) are not in the file.
+        written = {**json.loads(line), "schema_version": SCHEMA_VERSION}
+        assert item.model_dump(mode="json", exclude_unset=True) == written
+        assert item.tampered is False
+        runs = [a.functional for a in item.attempts if a.functional is not None]
+        assert not any(r.tampered or r.tamper_evidence for r in runs)
+
+
+def test_a_v2_grade_score_is_read_as_its_argmax_in_attempts_and_dialog_turns() -> None:
+    grade = {"metric": "accuracy", "judge": "j", "grader": "g", "method": "logprobs"}
+    metric = {"value": 3.2, "source": "judges", "grades": [{**grade, "score": 3}]}
+    turn = {"number": 1, "title": "t", "prompt": "p", "finished": True, "rounds": 1}
+    turn |= {"accuracy": metric, "completeness": {"value": None, "grades": []}}
+    dialog = {"protocol": "text", "ended": "finished", "turns": [turn]}
+    attempt = {**V1_LINE["attempts"][0], "accuracy": metric, "dialog": dialog}  # type: ignore[index]
+    item = parse_result({**V1_LINE, "schema_version": 2, "attempts": [attempt]})
+    (read,) = item.attempts
+    assert [g.argmax for g in read.accuracy.grades] == [3]
+    assert read.dialog is not None
+    assert [g.argmax for g in read.dialog.turns[0].accuracy.grades] == [3]
+    assert "score" not in read.accuracy.grades[0].model_dump()
+
+
+def test_a_v2_line_with_hidden_tests_reads_as_untampered() -> None:
+    functional = {"runner": "node", "mode": "acceptance", "passed": 1, "total": 1, "rate": 1.0}
+    functional["tests"] = [{"name": "adds", "passed": True, "message": ""}]
+    attempt = {**V1_LINE["attempts"][0], "functional": functional}  # type: ignore[index]
+    item = parse_result({**V1_LINE, "schema_version": 2, "attempts": [attempt]})
+    run = item.attempts[0].functional
+    assert run is not None and (run.tampered, run.tamper_evidence, run.rate) == (False, [], 1.0)
+    assert run.all_passed and run.tests[0].status is None and item.tampered is False
 
 
 def _invalid(**changes: Any) -> str:

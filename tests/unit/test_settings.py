@@ -94,13 +94,41 @@ def test_hidden_tests_run_by_default_and_feedback_is_asked_for(
 def test_the_leaderboard_keeps_its_settings_keys_in_order(pytester: pytest.Pytester) -> None:
     assert list(asdict(_resolved(pytester))) == [
         "models", "judges", "grader", "api_base", "attempts", "temperature", "max_tokens",
-        "timeout", "grader_samples", "report_dir", "score_formula", "min_score", "concurrency",
+        "timeout", "grader_samples", "report_dir", "score_formula", "min_quality", "concurrency",
         "max_retries", "retry_backoff", "cache", "cache_dir", "resume", "budget_usd", "prices",
         "replay_dir", "tool_protocols",
         # Options added since: after the ones leaderboard.json always had.
         "scenario_roots", "judge_max_tokens", "grader_max_tokens", "context_windows",
         "structured_outputs", "functional", "feedback",
     ]  # fmt: skip
+
+
+def test_a_renamed_option_reads_its_former_names_after_the_current_ones(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_llmbench.settings import deprecations
+
+    pytester.makeini("[pytest]\nllm_min_score = 0.5\n")
+    config = pytester.parseconfig()
+    assert resolve(config).min_quality == 0.5
+    assert deprecations(config) == [
+        "ini llm_min_score is deprecated: use ini llm_min_quality (same values)"
+    ]
+    monkeypatch.setenv("LLMBENCH_MIN_SCORE", "0.6")  # the environment wins over the ini
+    config = pytester.parseconfig()
+    assert resolve(config).min_quality == 0.6
+    assert deprecations(config) == [
+        "LLMBENCH_MIN_SCORE is deprecated: use LLMBENCH_MIN_QUALITY (same values)"
+    ]
+    monkeypatch.setenv("LLMBENCH_MIN_QUALITY", "0.7")  # the current name wins in its place
+    config = pytester.parseconfig()
+    assert (resolve(config).min_quality, deprecations(config)) == (0.7, [])
+    config = pytester.parseconfig("--llm-min-score=0.8")
+    assert resolve(config).min_quality == 0.8
+    assert deprecations(config) == [
+        "--llm-min-score is deprecated: use --llm-min-quality (same values)"
+    ]
+    assert "(formerly `--llm-min-score`, still read, deprecated)" in options_table()
 
 
 def test_a_bad_ini_value_names_the_ini_key(pytester: pytest.Pytester) -> None:

@@ -33,8 +33,22 @@ function steps(attempt) {
       el("td", { text: s.weight }), verdict(s.check), tested ? testsVerdict(s.tests_passed) : null, judges.map((j) => verdict((s.judges || {})[j]))))));
 }
 
-// What running the answer's code found: each hidden test (or, in mutation mode, the
-// answer's tests on the dataset and each mutant), the error that stopped the run.
+// A test's status as the runner reported it (results before 0.2 have only `passed`).
+function testStatus(t) {
+  return t.status || (t.passed ? "passed" : "failed");
+}
+
+// A run marked tampered: the answer attacked the verdict; what gave it away, line by line.
+function tamperView(f) {
+  if (!f.tampered) return null;
+  return el("div", { class: "tampered fail" },
+    el("p", {}, el("strong", { text: "Tampered: " }), "the answer attacked the verdict of its tests, so this run counts 0 and passes nothing. The test results below are as reported and may be forged."),
+    el("ul", { class: "tamper-evidence" }, (f.tamper_evidence || []).map((line) => el("li", { text: line }))));
+}
+
+// What running the answer's code found: each hidden test with its status (or, in mutation
+// mode, the answer's tests on the dataset and each mutant), the error that stopped the
+// run, and a tampered run's evidence.
 function functionalView(f) {
   const mutation = f.mode === "mutation";
   const killed = (f.mutants || []).filter((m) => m.killed).length;
@@ -44,9 +58,10 @@ function functionalView(f) {
   const row = (cells, cls) => el("tr", { class: cls }, cells.map(([t, c]) => el("td", { class: `name ${c || ""}`, text: t ?? "" })));
   return el("details", { class: "functional", open: true }, el("summary", { text: "Functional tests" }),
     el("p", { text: `${head} · rate ${num(f.rate)} · ${num(f.seconds)} s${f.feedback ? " · this attempt was told the previous one's failures" : ""}` }),
+    tamperView(f),
     f.error ? el("p", { class: "fail functional-error", text: `Error: ${f.error}` }) : null,
-    (f.tests || []).length ? el("table", { class: "functional-tests" }, el("tr", {}, ["Test", "Result", "Message"].map((h) => el("th", { class: "name", text: h }))),
-      f.tests.map((t) => row([[t.name], [t.passed ? "pass" : "fail", t.passed ? "pass" : "fail"], [t.message, "message"]], t.passed ? null : "failed"))) : null,
+    (f.tests || []).length ? el("table", { class: "functional-tests" }, el("tr", {}, ["Test", "Status", "Message"].map((h) => el("th", { class: "name", text: h }))),
+      f.tests.map((t) => row([[t.name], [testStatus(t), t.passed ? "pass" : "fail"], [t.message, "message"]], t.passed ? null : "failed"))) : null,
     (f.mutants || []).length ? el("table", { class: "functional-mutants" }, el("tr", {}, ["Mutant", "Description", "Result"].map((h) => el("th", { class: "name", text: h }))),
       f.mutants.map((m) => row([[m.id], [m.description], [m.killed ? "killed" : "survived", m.killed ? "pass" : "fail"]], m.killed ? null : "survived"))) : null);
 }
@@ -64,7 +79,7 @@ function distribution(dist) {
 function metric(name, m) {
   const head = `${name}: ${num(m.value)} (${m.source || "unscored"}${m.unscored_reason ? `: ${m.unscored_reason}` : ""})`;
   return el("div", { class: "metric" }, el("p", { text: head }),
-    (m.grades || []).map((g) => el("p", { class: "grade" }, `${g.judge} graded by ${g.grader} (${g.method}): ${g.score ?? "–"}, weighted ${num(g.weighted)} `,
+    (m.grades || []).map((g) => el("p", { class: "grade" }, `${g.judge} graded by ${g.grader} (${g.method}): ${g.argmax ?? "–"}, weighted ${num(g.weighted)} `,
       distribution(g.distribution || {}), g.error ? el("span", { class: "fail", text: ` ${g.error}` }) : null)));
 }
 
@@ -154,6 +169,7 @@ export async function itemView(body, index, params) {
         el("a", { href: hashFor("compare", { scenario: row.scenario, dataset: row.dataset || "", r: run || null }), text: "this item across models" })),
       el("h2", { class: "item-title", text: itemName(row) }),
       el("p", {}, el("span", { class: `badge status-${item.status}`, text: item.status }),
+        item.tampered ? [" ", el("span", { class: "badge tampered", title: "an attempt attacked the verdict of its hidden tests: see its functional tests", text: "tampered" })] : null,
         ` score ${num(row.score, 3)} · accuracy ${num(item.accuracy)} · completeness ${num(item.completeness)} · best attempt ${item.best_attempt ?? "–"}`),
       item.reason ? el("p", { class: "fail", text: item.reason }) : null,
       typeof item.functional_rate === "number" ? el("p", { class: "functional-summary", text: `Functional rate ${num(item.functional_rate)} (mean over the attempts) · first attempt ${item.pass_at_1 ? "passed" : "did not pass"} every hidden test${typeof item.pass_after_feedback === "boolean" ? ` · after feedback: ${item.pass_after_feedback ? "passed" : "not passed"}` : ""}` }) : null,

@@ -18,7 +18,7 @@ function textOf(item) {
     }
     for (const r of a.reports || []) parts.push(r.text, r.error);
     const f = a.functional;
-    if (f) parts.push(f.error, ...(f.tests || []).flatMap((t) => [t.name, t.message]));
+    if (f) parts.push(f.error, ...(f.tamper_evidence || []), ...(f.tests || []).flatMap((t) => [t.name, t.message]));
     for (const m of ["accuracy", "completeness"]) parts.push(a[m] && a[m].unscored_reason);
   }
   return parts.filter(Boolean).join("\n").toLowerCase();
@@ -64,7 +64,7 @@ function row(run, r, floors, tested) {
     el("td", { class: "name" }, el("a", { href: link }, breakable(r.model))),
     el("td", { class: "name", text: r.category }), el("td", { class: "name" }, el("a", { href: link, text: r.scenario })),
     el("td", { class: "name", text: r.dataset || "–" }),
-    el("td", { class: `status`, text: r.status, title: r.reason || null }),
+    el("td", { class: `status`, text: r.tampered ? `${r.status} · tampered` : r.status, title: r.reason || null }),
     el("td", { class: "score", style: `background:${scoreColour(r.score, floor)}`, text: num(r.score, 3) }),
     el("td", { text: num(r.accuracy) }), el("td", { text: num(r.completeness) }),
     el("td", { text: r.best === null ? "–" : `${r.best} of ${r.attempts}` }),

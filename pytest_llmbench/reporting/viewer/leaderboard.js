@@ -1,6 +1,7 @@
 // The leaderboard: sortable columns with their meaning as tooltips, equal scores ranked
 // equal, score intervals as whiskers, the checkers each model's answers met, the charts,
-// the hidden tests' figures and the judges against the tests, when a run had hidden tests.
+// the hidden tests' figures (with the items tampered with) and the judges against the
+// tests, when a run had hidden tests.
 import { el, breakable, num, pct, usd, ci, sortHeader, compareValues, scoreColour } from "./util.js";
 
 const state = { key: "score", dir: -1 };
@@ -55,6 +56,7 @@ function shown(board, key) {
   if (key === "pass_at_k") return board.attempts > 1;
   if (key.startsWith("functional_") && !rows.some((r) => r.functional_items)) return false;
   if (key === "functional_pass_after_feedback") return rows.some((r) => typeof r.functional_pass_after_feedback === "number");
+  if (key === "tampered") return rows.some((r) => r.functional_items);
   return true;
 }
 
@@ -71,6 +73,7 @@ function columns(run, row, floor) {
     functional_rate: [row.functional_rate, functionalCell(row)],
     functional_pass_at_1: [row.functional_pass_at_1, el("td", { text: pct(row.functional_pass_at_1) })],
     functional_pass_after_feedback: [row.functional_pass_after_feedback, el("td", { text: pct(row.functional_pass_after_feedback) })],
+    tampered: [row.tampered ?? 0, el("td", { class: row.tampered ? "fail tampered" : "tampered", text: row.tampered ?? 0 })],
     attempt: [row.attempt, el("td", { text: num(row.attempt) })],
     generation_rate: [row.generation_rate, el("td", { text: num(row.generation_rate, 1), title: row.generation_rate === null ? "no rate: offline model or no token counts (rate term 0)" : null })],
     judge_alpha: [row.judge_alpha, el("td", { text: num(row.judge_alpha) })],
@@ -121,7 +124,7 @@ function table(run, redraw) {
 }
 
 function categories(run) {
-  const tests = ["functional_rate", "functional_pass_at_1", "functional_pass_after_feedback"].filter((k) => shown(run.board, k));
+  const tests = ["functional_rate", "functional_pass_at_1", "functional_pass_after_feedback", "tampered"].filter((k) => shown(run.board, k));
   const head = ["Model", "Category", "Formula", "Score", "95% CI", "Accuracy", "Completeness", "pass@1", "Scored"];
   return el("table", { id: "categories" },
     el("thead", {}, el("tr", {}, head.map((h, n) => el("th", { class: n < 3 ? "name" : null, text: h })),
@@ -191,7 +194,7 @@ export function leaderboardView(body, index) {
     Object.entries(b.formulas).map(([name, text], n) => [n ? "; " : "", el("code", { text: `${name} = ${text}` })]),
     ` (A = ${b.attempts}, MaxRate = ${num(b.max_rate, 1)} tok/s). Do-nothing floor: ${floorsText(run)}. `,
     `Intervals are ${Math.round(b.confidence.level * 100)}% percentile bootstrap intervals over items (${b.confidence.resamples} resamples, seed ${b.confidence.seed}). `,
-    `An attempt passes (pass@k) when (Acc + Compl)/8 ≥ ${b.pass_quality}. Hover a column's name for what it measures.`);
+    `An attempt passes (pass@k) when its quality (Acc + Compl)/8 reaches the pass threshold ${b.pass_threshold}. Hover a column's name for what it measures.`);
   const holder = el("div", { class: "wide" });
   const redraw = () => holder.replaceChildren(table(run, redraw));
   redraw();
