@@ -8,13 +8,11 @@ two): more would only make the work contend for the cores and the GIL.
 
 Code metrics (syntax checks, complexity, similarity: seconds per answer, and no call
 waits for them unless a feedback chain does) run in worker processes at a lower priority
-(`off_process`). In threads they held the run's GIL: the similarity ratio (cydifflib,
-compiled) keeps it for its whole run, up to 3 s for a large migration, during which the
-event loop, and with it every model call, stopped; lizard and the answer parsing take it
-in turns with the loop. Over the catalogue (31 items, 372 calls at 1 s through the local
-server, no xdist) the calls' span was 1.19-1.23 x the ideal with the metrics in threads
-and 1.13-1.15 x with no metrics at all (three runs each); under -n 2 the first calls
-waited 6-9 s behind the similarity baselines.
+(`off_process`), never in the run's threads: the similarity ratio (cydifflib, compiled)
+keeps the GIL for its whole run, seconds for a large migration, during which the event
+loop, and with it every model call, would stop; lizard and the answer parsing would take
+the GIL in turns with the loop. bench/throughput.py (`--only catalogue`) measures what
+the metrics cost the calls; docs/measurements.md has its figures.
 """
 
 from __future__ import annotations
@@ -37,9 +35,8 @@ from typing import TypeVar
 T = TypeVar("T")
 
 # Work that may wait (metrics, hidden tests, their subprocesses) gives the cores to the
-# run's own process, whose event loop makes every call: over the catalogue (no xdist,
-# bench/throughput.py, three runs each) the calls' span was 1.22-1.24 x the ideal at
-# niceness 10 and 1.13-1.18 x at 19, the lowest priority.
+# run's own process, whose event loop makes every call: the lowest priority, so that no
+# metric ever delays a call's start or the handling of its reply.
 NICENESS = 19
 
 

@@ -126,6 +126,8 @@ class FakeLLMServer:
     in_flight: dict[str, int] = field(default_factory=dict)
     peak_in_flight: dict[str, int] = field(default_factory=dict)
     authorizations: list[str | None] = field(default_factory=list)
+    # Trickled replies whose client hung up before the last byte (its timeout fired).
+    abandoned: int = 0
     # time.monotonic() of the first request received and of the last reply sent
     first_at: float | None = None
     last_at: float | None = None
@@ -354,6 +356,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     time.sleep(pause)
             except OSError:  # the client gave up
                 self.close_connection = True
+                with server._lock:
+                    server.abandoned += 1
 
     return Handler
 

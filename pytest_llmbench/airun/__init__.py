@@ -9,6 +9,8 @@ criteria   criteria YAML files, linked to prompts by file name (Criteria/, Crite
 importer   `llmbench import-airun`: scenarios, datasets and criteria into our layout
 grading    grading.csv rows, read by their header (public 1-5 scale)
 summary    summary.csv rows: published 0-4 figures, tokens and times, hand corrections
+published  where a published result sits: its candidate and published set (Output/JS,
+           Output_v1/JS, ...), its item's nodeid, the items of each set
 grades     `llmbench import-airun-grades`: published grades into results.jsonl items
 replay     the llmbench/replay model: published answers replayed (made through the
            pytest_llmbench_make_model hook)

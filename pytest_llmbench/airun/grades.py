@@ -6,6 +6,9 @@ Identities (docs/airun.md has the whole account, from the real files):
 - the evaluator is the csv's `model` column (grading.UNNAMED in the single-evaluator
   files of Output_v1); the grader that turned the evaluator's report into the grade is
   not recorded, so grades carry `grader: "published"`;
+- a published set is `<Output folder>/<lang folder>` (`Output/JS`, `Output_v1/JS`, ...):
+  a version of the benchmark with its own criteria and its own summary.csv files, so
+  each gets a leaderboard of its own (published.by_set) and no row mixes two;
 - an item is candidate x lang x experiment (category folder) x scenario stem x run. A
   stem graded from d run folders has d*d rows per metric and evaluator (upstream graded
   every folder for each of its d summary rows, and the k-th summary row kept the last
@@ -54,6 +57,7 @@ from .answers import REPORT_NAME
 from .criteria import CRITERIA_SETS, read_criteria
 from .grading import UNNAMED, GradeRow, read_grading, round_half_even
 from .names import map_category
+from .published import node_id, output_parts
 from .summary import SummaryRow, read_summary
 
 GRADER = "published"
@@ -94,18 +98,6 @@ class _Item:
     published: SummaryRow | None = None
     reports: list[JudgeReport] = field(default_factory=list)
     steps: dict[str, dict[str, list[ParsedStep]]] = field(default_factory=dict)  # metric -> judge
-
-
-def output_parts(results: Path, path: Path) -> tuple[str, str] | None:
-    """(candidate, `<Output folder>/<lang folder>`) of a file under
-    `Output*/<candidate>/<lang>/` (the same model may be in Output and Output_v1)."""
-    parts = path.relative_to(results).parts[:-1]
-    if results.name.startswith("Output"):
-        parts = (results.name, *parts)
-    for i, part in enumerate(parts):
-        if part.startswith("Output") and len(parts) > i + 2:
-            return parts[i + 1], f"{part}/{parts[i + 2]}"
-    return None
 
 
 def _present(path: Path) -> int:
@@ -360,7 +352,7 @@ def _item(key: ItemKey, item: _Item) -> ItemResult:
     ours = map_category(experiment) if experiment else None
     repository = next((r.repository for r in item.rows if r.repository), None)
     return ItemResult(
-        nodeid=f"airun::{lang}::{experiment}::{stem}::{run + 1}::{candidate}",
+        nodeid=node_id(lang, experiment, stem, run, candidate),
         scenario=stem,
         category=ours or experiment or "unknown",
         dataset=repository,

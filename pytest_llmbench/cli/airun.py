@@ -3,7 +3,10 @@
 import-airun BENCHMARK_DIR [--criteria DIR] -o OUT converts a clone of the benchmark
 (scenario prompts, system prompts, datasets, criteria) into our layout, so that
 `pytest OUT --llm-model=...` runs it. import-airun-grades RESULTS_DIR -o OUT reads the
-published grades (every grading.csv and evaluator report) into a report dir: results.jsonl,
+published grades (every grading.csv and evaluator report) into one report dir per
+published set, OUT/<Output folder>/<lang folder> (Output/JS, Output_v1/JS, ...): the
+versions of the benchmark graded different criteria, so a model published in two of
+them gets a row on each board, never one row mixing both. Each dir holds results.jsonl,
 leaderboard.json/.md and report.html, written by the same code as `llmbench merge`.
 """
 
@@ -19,6 +22,7 @@ from ..airun.criteria import CRITERIA_SETS
 from ..airun.grades import evaluators, import_grades
 from ..airun.importer import check_outside_checkout, import_benchmark
 from ..airun.names import SINGLE_PROMPT
+from ..airun.published import by_set
 from ..errors import FormatError
 from ..reporting import markdown
 from ..reporting.writer import publish, write_results
@@ -71,7 +75,9 @@ def add_parser(subparsers: Any) -> None:
         "import-airun-grades",
         help="read the published grades of an AIRUN results clone into a report dir",
         description="Read every grading.csv and evaluator report of a clone of the public "
-        "AIRUN results into results.jsonl, leaderboard.json/.md and report.html.",
+        "AIRUN results into one report dir per published set, OUT/<Output folder>/<lang "
+        "folder> (results.jsonl, leaderboard.json/.md, report.html): a model published in "
+        "two versions of the benchmark gets a row on each board.",
     )
     grades.add_argument("results", type=Path, metavar="RESULTS_DIR")
     grades.add_argument("-o", "--output", type=Path, required=True, metavar="OUT_DIR")
@@ -99,14 +105,17 @@ def run_grades(args: argparse.Namespace) -> int:
         print(line)
     if not items:
         raise FormatError(results, "", "holds no readable grading.csv rows")
-    settings: dict[str, JsonValue] = {
-        "imported_from": str(results),
-        "attempts": 1,
-        "score_formula": None,
-    }
-    write_results(args.output, items)
-    document = publish(args.output, items, 1, None, settings, Path.cwd())
     print(f"evaluators: {', '.join(evaluators(items))}")
-    for line in markdown.model_table(document.leaderboard):
-        print(line)
+    for name, members in by_set(items).items():
+        folder = args.output / name
+        settings: dict[str, JsonValue] = {
+            "imported_from": str(results / name),
+            "attempts": 1,
+            "score_formula": None,
+        }
+        write_results(folder, members)
+        document = publish(folder, members, 1, None, settings, Path.cwd())
+        print(f"\n{name}: {len(members)} items -> {folder}")
+        for line in markdown.model_table(document.leaderboard):
+            print(line)
     return 0

@@ -7,7 +7,11 @@ Counted like the public AIRUN analyzer (docs/airun.md, "Complexity"):
   by lizard counting the ESLint way (lizard_ci.py). Vue <script> and Java by lizard_ci,
   Python by radon.
 - LoC: physical lines as ESLint's `max-lines` counts them (blank and comment lines too; a
-  final newline adds none). HTML is not counted (the analyzer's parser rejects it).
+  final newline adds none), over the code base's source files, HTML included: method.md
+  counts every source file, and the markup of an AngularJS or plain-script code base is
+  much of its code. The public analyzer leaves HTML out only because its parser rejects
+  it (scripts/verify-airun compares it on the JavaScript files); the CI of an HTML file
+  is that of its inline <script> code, counted by lizard_ci.
   NLOC: lines with code (lizard's and radon's count; else the non-blank lines).
 - GCI = CI / LoC.
 Every file's figures, and the total, name the counter that produced them (`counter`).
@@ -31,7 +35,7 @@ from .lizard_ci import FunctionCI, NotAnalysable, function_complexity
 from .python_metrics import python_figures
 
 # Bumped whenever the counting changes, so cached figures of an older count are not reused.
-METHOD_VERSION = 5
+METHOD_VERSION = 6
 LIZARD = "lizard"
 RADON = "radon"
 _LINE_BREAK = re.compile(r"\r\n|[\r\n\u2028\u2029]")
@@ -47,6 +51,8 @@ LANGUAGES = {
     ".vue": "vue",
     ".java": "java",
     ".py": "python",
+    ".html": "html",
+    ".htm": "html",
 }
 
 

@@ -4,21 +4,20 @@ At most `limit` calls are in flight. A 429 halves the limit (never below 1); eve
 `grow_after` successes in a row add one slot back, up to the configured maximum.
 Waiting calls are served longest chain first (`priority`: how many calls its item will
 still make one after another, models.base.CALLS_AFTER), then in arrival order: the items
-whose work would end last start it sooner. `bench/limiter_order.py` simulates the run's
-shape (32 slots, calls of equal length): 31 items x 3 attempts of candidate -> evaluator
--> 2 graders took 1.118 x the ideal time in arrival order and 1.032 x longest chain
-first; 100 items x 1 attempt took 1.040 x both ways, and 1.200 x serving graders and
-evaluators first (that leaves slots idle at the end).
+whose work would end last start it sooner, so the run's last calls are not one long
+item's chain behind idle slots (bench/limiter_order.py simulates the orders;
+docs/measurements.md has its figures).
 
 Calls start at least `spacing()` apart: half the even spacing of a full set of slots
 (the calls' recent time in a slot / (2 x limit)), at most MAX_SPACING_S, and none before
 the first call has come back. Calls of equal latency otherwise start, and come back, in
-bursts of `limit`, and one event loop handles a burst's replies (about 5 ms of litellm's
-CPU each) one after another, so each waited for most of the burst: over the catalogue
-(bench/throughput.py, no xdist) a call held its slot 1.12 s on average for a 1.0 s reply,
-and 1.07-1.08 s with the starts spread; the calls' span went from 1.15-1.23 x the ideal
-(8 runs) to 1.13-1.16 x (5 runs). Starts are never held below twice the rate a full set
-of slots needs.
+bursts of `limit`, and one event loop handles a burst's replies one after another, so
+each reply would wait for most of the burst and hold its slot that much longer
+(bench/throughput.py measures it). Starts are never held below twice the rate a full
+set of slots needs, so the pacing alone can never keep a slot idle.
+
+The pacing reads the time and waits through the limiter's `clock` and `sleep`
+(time.monotonic and asyncio.sleep, unless a test gives it a fake clock).
 
 Under xdist the limit is for all workers together: each worker's limiter also takes one
 of `maximum` slots shared through lock files (SharedSlots), so a model reaches its limit
@@ -35,7 +34,7 @@ import itertools
 import os
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -46,7 +45,8 @@ except ImportError:  # Windows: no shared slots; the engine splits the limit ins
 
 SHARED_SLOTS_AVAILABLE = fcntl is not None
 _POLL_MAX_S = 0.02
-# About the event loop's CPU time per call (litellm's own: 4.9-5.3 ms at 32 in flight).
+# The event loop's CPU time to handle one reply (litellm's own work): spreading the starts
+# further than that only delays calls.
 MAX_SPACING_S = 0.005
 _LATENCY_WEIGHT = 0.2  # of each new call in the running mean of the time in a slot
 
@@ -101,7 +101,12 @@ class SharedSlots:
 
 class AdaptiveLimiter:
     def __init__(
-        self, maximum: int, grow_after: int | None = None, shared: SharedSlots | None = None
+        self,
+        maximum: int,
+        grow_after: int | None = None,
+        shared: SharedSlots | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         if maximum < 1:
             raise ValueError("maximum must be >= 1")
@@ -117,6 +122,8 @@ class AdaptiveLimiter:
         self.shared = shared
         self.latency_s: float | None = None  # running mean of a call's time in its slot
         self._next_start = 0.0
+        self._clock = clock
+        self._sleep = sleep
 
     def _wake(self) -> None:
         while self._waiters and self.in_flight < self.limit:
@@ -152,11 +159,11 @@ class AdaptiveLimiter:
         return min(MAX_SPACING_S, self.latency_s / (2 * self.limit))
 
     async def _paced(self) -> None:
-        now = time.monotonic()
+        now = self._clock()
         start = max(now, self._next_start)
         self._next_start = start + self.spacing()
         if start > now:
-            await asyncio.sleep(start - now)
+            await self._sleep(start - now)
 
     def _observe(self, seconds: float) -> None:
         previous = self.latency_s
@@ -171,9 +178,9 @@ class AdaptiveLimiter:
             await self._paced()
             shared_slot = None if self.shared is None else await self.shared.acquire()
             try:
-                started = time.monotonic()
+                started = self._clock()
                 yield
-                self._observe(time.monotonic() - started)  # calls that raised are not counted
+                self._observe(self._clock() - started)  # calls that raised are not counted
             finally:
                 if self.shared is not None and shared_slot is not None:
                     self.shared.release(shared_slot)

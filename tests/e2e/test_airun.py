@@ -234,6 +234,14 @@ x,component_generation,GenerateButton,none,Model-X,none,none,none,1,50,0,300,6.0
 x,test_generation,WriteTests,JS,Model-X,ToDoList,extra_high,high,1,0,0,0,0.0,0,0,,,,
 """
 
+# The same model in the older version of the benchmark (Output_v1: one unnamed evaluator,
+# other criteria): its grades must stay on a board of their own.
+GRADING_V1 = """\
+metric,score,weighted_score,is_confident,score_5,category,experiment,repository,scenario_id,score_4,score_3,score_2,score_1
+accuracy,2,2.0,True,,ExplainCode_Todo_Legacy_high_low,code_explanation,todo_legacy,7,,,1.0,
+completeness,2,2.0,True,,ExplainCode_Todo_Legacy_high_low,code_explanation,todo_legacy,7,,,1.0,
+"""
+
 EVALUATOR_REPORT = """\
 # Evaluation Report
 
@@ -253,10 +261,11 @@ def test_published_grades_become_a_leaderboard_on_the_published_scale(tmp_path: 
     write(legacy_dir / f"{LEGACY}_judge-a_accuracy.md", EVALUATOR_REPORT)
     write(legacy_dir / f"{LEGACY}_judge-c_accuracy.md", EVALUATOR_REPORT)
     write(js / "code_explanation" / RUN / "Other" / "Other_judge-a_accuracy.md", EVALUATOR_REPORT)
+    write(results / "Output_v1" / MODEL / "JS" / "grading.csv", GRADING_V1)
     out = tmp_path / "graded"
     done = llmbench("import-airun-grades", results, "-o", out, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "grading.csv files: 1, rows read: 7 of 8, repeated rows dropped: 0" in done.stdout
+    assert "grading.csv files: 2, rows read: 9 of 10, repeated rows dropped: 0" in done.stdout
     grading = js / "grading.csv"
     assert f"note: {grading}:5: metric 'relevance' is not accuracy or completeness" in done.stdout
     assert (
@@ -270,9 +279,15 @@ def test_published_grades_become_a_leaderboard_on_the_published_scale(tmp_path: 
     assert "evaluator reports attached: 2, not attached: 1" in done.stdout
     assert "Other_judge-a_accuracy.md: no graded item of Model-X for Other" in done.stdout
     assert "evaluators: judge-a, judge-b" in done.stdout
+    # One report dir per published set: a model in two versions has a row on each board.
+    assert sorted(p.relative_to(out).as_posix() for p in out.glob("*/*/leaderboard.json")) == [
+        "Output/JS/leaderboard.json",
+        "Output_v1/JS/leaderboard.json",
+    ]
+    board = out / "Output" / "JS"
     items = {
         (i["scenario"], i["nodeid"].split("::")[4]): i
-        for i in map(json.loads, (out / "results.jsonl").read_text().splitlines())
+        for i in map(json.loads, (board / "results.jsonl").read_text().splitlines())
     }
     assert sorted(items) == [
         ("ExplainCode_Todo_Legacy_high_low", "1"),
@@ -307,11 +322,15 @@ def test_published_grades_become_a_leaderboard_on_the_published_scale(tmp_path: 
     assert first["status"] == "unscored"  # no completeness row
     timeout = items[("WriteTests_ToDoList_extra_high_high", "1")]
     assert (timeout["accuracy"], timeout["completeness"], timeout["status"]) == (0.0, 0.0, "scored")
-    board = json.loads((out / "leaderboard.json").read_text())
-    assert model_row(board, MODEL)["scored"] == 2
-    assert {"report.html", "leaderboard.md"} <= {p.name for p in out.iterdir()}
-    # The output is an ordinary report dir: `llmbench merge` reads it back.
-    merged = llmbench("merge", out, "-o", tmp_path / "merged", cwd=tmp_path)
+    row = model_row(json.loads((board / "leaderboard.json").read_text()), MODEL)
+    assert row["scored"] == 2
+    # The board's means are those of Output/ alone: (3.3 + 0.0) / 2 and (3.5 + 0.0) / 2.
+    assert (row["accuracy"], row["completeness"]) == pytest.approx((1.65, 1.75))
+    older = model_row(json.loads((out / "Output_v1/JS/leaderboard.json").read_text()), MODEL)
+    assert (older["scored"], older["accuracy"], older["completeness"]) == (1, 1.0, 1.0)
+    assert {"report.html", "leaderboard.md"} <= {p.name for p in board.iterdir()}
+    # Each is an ordinary report dir: `llmbench merge` reads it back.
+    merged = llmbench("merge", board, "-o", tmp_path / "merged", cwd=tmp_path)
     assert merged.returncode == 0, merged.stderr
     assert "merged 4 items from 1 report dirs (0 duplicates dropped)" in merged.stdout
 

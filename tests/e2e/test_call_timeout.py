@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -28,11 +29,10 @@ def test_a_trickled_reply_ends_at_the_timeout(llm_server: FakeLLMServer) -> None
     request = ModelRequest(
         messages=({"role": "user", "content": "hi"},), role="candidate", timeout=2.0
     )
-    start = time.monotonic()
     with pytest.raises(ModelError, match=r"no complete reply within 2 s \(--llm-timeout\)") as info:
         asyncio.run(model.complete(request))
-    assert 1.9 <= time.monotonic() - start < 6  # not the ~20 s of the trickle (loaded machine)
     assert info.value.retryable
+    _wait_for(lambda: llm_server.abandoned == 1)  # the client hung up mid-reply
 
 
 def test_a_timed_out_try_is_retried_and_the_item_ends_near_the_limit(
@@ -41,7 +41,6 @@ def test_a_timed_out_try_is_retried_and_the_item_ends_near_the_limit(
     write_project(pytester.path)
     # The first candidate reply trickles; the retry is answered at once.
     llm_server.policy.trickle = lambda role, n: SLOW_BYTE_S if role == "candidate" and n == 1 else 0
-    start = time.monotonic()
     result = pytester.runpytest(
         "-k",
         "ExplainMini",
@@ -53,9 +52,17 @@ def test_a_timed_out_try_is_retried_and_the_item_ends_near_the_limit(
         "--llm-retry-backoff=0.01",
         "--llm-cache=off",
     )
-    elapsed = time.monotonic() - start
     result.assert_outcomes(passed=1)
     (item,) = read_results(pytester.path)
     (candidate,) = [c for c in item["attempts"][0]["calls"] if c["role"] == "candidate"]
     assert candidate["retries"] == 1 and llm_server.calls["candidate"] == 2
-    assert elapsed < 12  # a 2 s try, a retry, the judge: not the ~20 s of the whole trickle
+    # The trickled reply was dropped at the timeout, not read to its end.
+    _wait_for(lambda: llm_server.abandoned == 1)
+
+
+def _wait_for(condition: Callable[[], bool]) -> None:
+    """Until `condition` holds (the server sees a hang-up on its next byte), at most 30 s."""
+    deadline = time.monotonic() + 30
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert condition()

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from pytest_llmbench.execution import retry
+from pytest_llmbench.execution.retry import backoff_delay
 from tests.conftest import EXPLAIN_SCENARIO, read_leaderboard, read_results, write_project
 from tests.llm_server import FakeLLMServer
 
@@ -89,21 +91,28 @@ def test_under_xdist_each_model_reaches_its_whole_limit_whatever_worker_has_its_
 
 
 def test_failed_calls_are_retried_honouring_retry_after(
-    pytester: pytest.Pytester, llm_server: FakeLLMServer
+    pytester: pytest.Pytester, llm_server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _project(pytester.path, 1)
     llm_server.policy.retry_after = "0.3"
     llm_server.policy.status = lambda role, n: (
         {1: 429, 2: 500}.get(n, 200) if role == "candidate" else 200
     )
-    start = time.monotonic()
+    waits: list[float] = []  # what each retry waits (the run is in this process)
+
+    def spy(*args: Any) -> float:
+        waits.append(backoff_delay(*args))
+        return waits[-1]
+
+    monkeypatch.setattr(retry, "backoff_delay", spy)
     result = pytester.runpytest(*_args(llm_server))
     result.assert_outcomes(passed=1)
     assert llm_server.calls["candidate"] == 3
     (item,) = read_results(pytester.path)
     (candidate,) = [c for c in item["attempts"][0]["calls"] if c["role"] == "candidate"]
     assert candidate["retries"] == 2 and candidate["cached"] is False
-    assert time.monotonic() - start >= 0.3  # the Retry-After wait, not the 0.01 s backoff
+    assert len(waits) == 2 and waits[0] == 0.3  # the 429's Retry-After, not the 0.01 s backoff
+    assert waits[1] <= 0.02  # the 500 had none: the backoff (0.01 s x 2, jittered)
     result.stdout.fnmatch_lines(["*llmbench usage*", f"{MODEL} * 4 * 0 * 2 *"])
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.cli.datasets import dataset_rows
 from pytest_llmbench.code import eslint_ci
 from pytest_llmbench.code.complexity import (
     cached_measure,
@@ -13,6 +14,7 @@ from pytest_llmbench.code.complexity import (
     measure_file,
 )
 from pytest_llmbench.formats.dataset import SourceFile
+from tests.conftest import REPO
 
 
 def _functions(path: str, code: str) -> dict[str, int]:
@@ -147,11 +149,14 @@ function add(step: number) { if (step > 1) { count.value += step; } }
     assert figures.loc == 8
 
 
-def test_html_is_not_part_of_the_figures_as_in_the_public_analyzer() -> None:
+def test_html_counts_its_lines_and_its_inline_scripts() -> None:
     code = "<html>\n<script>\nfunction go(a) { return a || 1; }\n</script>\n</html>\n"
-    assert measure_file("index.html", code) is None
+    page = measure_file("index.html", code)
+    assert page is not None and page.error is None
+    assert (page.language, page.loc, page.ci) == ("html", 5, 2)
     figures = measure((SourceFile("index.html", code), SourceFile("a.js", "const a = 1;\n")))
-    assert (figures.ci, figures.loc, [f.path for f in figures.files]) == (0, 1, ["a.js"])
+    assert (figures.ci, figures.loc) == (2, 6)
+    assert sorted(f.path for f in figures.files) == ["a.js", "index.html"]
 
 
 needs_eslint = pytest.mark.skipif(
@@ -313,3 +318,26 @@ def test_a_typescript_file_of_types_only_is_analysed_with_no_functions() -> None
     figures = measure((SourceFile("src/types.ts", types),))
     assert (figures.ci, figures.functions, figures.loc) == (0, 0, 5)
     assert not figures.unanalysed
+
+
+# The method's final test set (method.md section 2) and the buckets it gives each of its
+# datasets (complexity, size); ours are our own code of the same kinds.
+METHOD_BUCKETS = {
+    "ReactSelect": ("high", "high"),
+    "ToDoApp_ReactJS": ("high", "avg"),
+    "ReactSignUp": ("high", "low"),
+    "AngularCosmoPage": ("avg", "high"),
+    "ToDoApp_jQuery": ("high", "low"),
+    "Piano_NativeJS": ("low", "low"),
+    "ReactFetchAPI": ("avg", "low"),
+    "ToDoApp_AngularJS": ("avg", "avg"),
+}
+
+
+def test_every_dataset_of_the_method_lands_in_the_method_s_bucket() -> None:
+    rows = dataset_rows(REPO, use_cache=False)
+    found = {r["dataset"]: (r["complexity"], r["size"]) for r in rows}
+    assert {name: found.get(name) for name in METHOD_BUCKETS} == METHOD_BUCKETS
+    # The others (Java, the multimodal page) are outside the method's table: only the
+    # method's datasets have a bucket to match, and none of ours is left unmeasured.
+    assert all(not r["unanalysed"] for r in rows)

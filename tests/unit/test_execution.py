@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -62,32 +61,53 @@ def test_waiting_calls_with_the_longest_chain_after_them_go_first() -> None:
     assert asyncio.run(scenario()) == ["first", "candidate", "late", "evaluator", "grader"]
 
 
+class _FakeClock:
+    """Time that moves only when a call holds its slot (`advance`) or the limiter waits
+    (`sleep` wakes at its deadline: sleepers resume in the order they went to sleep)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        wake = self.now + seconds
+        await asyncio.sleep(0)
+        self.now = max(self.now, wake)
+
+
 def test_calls_start_spread_out_once_one_has_come_back() -> None:
-    async def scenario() -> tuple[list[float], list[float]]:
-        limiter = AdaptiveLimiter(4)
+    clock = _FakeClock()
+    limiter = AdaptiveLimiter(4, clock=clock, sleep=clock.sleep)
+
+    async def call(starts: list[float], seconds: float) -> None:
+        async with limiter.slot():
+            starts.append(clock())
+            await asyncio.sleep(0)  # the others queue up meanwhile
+            clock.now += seconds
+
+    async def scenario() -> list[float]:
         assert limiter.spacing() == 0  # nothing known yet: no call waits
-
-        async def call(starts: list[float], seconds: float) -> None:
-            async with limiter.slot():
-                starts.append(time.monotonic())
-                await asyncio.sleep(seconds)
-
         with pytest.raises(RuntimeError):  # a call that failed tells nothing of latency
             async with limiter.slot():
                 raise RuntimeError("refused")
         assert limiter.latency_s is None
         first: list[float] = []
         await call(first, 0.1)
-        assert limiter.latency_s is not None and limiter.latency_s >= 0.1
+        assert clock.sleeps == []  # before any call came back, none was held
+        assert limiter.latency_s == pytest.approx(0.1)
         # Half the even spacing of 4 slots would be 12.5 ms: the cap is 5 ms.
         assert limiter.spacing() == MAX_SPACING_S
         later: list[float] = []
-        await asyncio.gather(*(call(later, 0.01) for _ in range(4)))
-        return first, later
+        await asyncio.gather(*(call(later, 0.0) for _ in range(4)))
+        return later
 
-    _, later = asyncio.run(scenario())
+    later = asyncio.run(scenario())
     gaps = [b - a for a, b in itertools.pairwise(later)]
-    assert min(gaps) >= MAX_SPACING_S * 0.9, gaps
+    assert gaps == pytest.approx([MAX_SPACING_S] * 3)
 
 
 def test_spacing_never_holds_starts_below_twice_the_rate_a_full_limit_needs() -> None:

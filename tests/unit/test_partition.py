@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import time
+import multiprocessing.synchronize
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,41 +92,57 @@ def test_different_collections_are_not_scheduled() -> None:
     assert nodes[0].sent == [] and nodes[1].sent == []
 
 
-def _hold_slots(folder: str, count: int, hold: float, results: multiprocessing.Queue[int]) -> None:
+def _hold_slots(
+    folder: str,
+    count: int,
+    done: multiprocessing.synchronize.Event,
+    results: multiprocessing.Queue[int],
+) -> None:
     async def main() -> None:
         slots = SharedSlots(Path(folder), count)
         slot = await slots.acquire()
         results.put(slot)
-        await asyncio.sleep(hold)
+        while not done.is_set():  # held until the test says so
+            await asyncio.sleep(0.01)
         slots.release(slot)
 
     asyncio.run(main())
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)
 
 
 def test_shared_slots_bound_all_processes_together(tmp_path: Path) -> None:
     """Two processes and this one share 2 slots: the third holder waits for a release."""
     ctx = multiprocessing.get_context("spawn")
     results: multiprocessing.Queue[int] = ctx.Queue()
+    done = ctx.Event()
     holders = [
-        ctx.Process(target=_hold_slots, args=(str(tmp_path), 2, 1.0, results)) for _ in range(2)
+        ctx.Process(target=_hold_slots, args=(str(tmp_path), 2, done, results)) for _ in range(2)
     ]
     for process in holders:
         process.start()
     assert sorted(results.get(timeout=30) for _ in holders) == [0, 1]
 
-    async def mine() -> float:
+    async def mine() -> tuple[bool, int]:
         slots = SharedSlots(tmp_path, 2)
         assert slots.try_acquire() is None  # both taken by the other processes
-        start = time.monotonic()
-        slot = await slots.acquire()
+        waiting = asyncio.ensure_future(slots.acquire())
+        await asyncio.sleep(0.2)
+        waited = not waiting.done()
+        done.set()  # the holders release their slots
+        slot = await asyncio.wait_for(waiting, 30)
         slots.release(slot)
         slots.close()
-        return time.monotonic() - start
+        return waited, slot
 
-    waited = asyncio.run(mine())
+    waited, slot = asyncio.run(mine())
     for process in holders:
         process.join(timeout=30)
-    assert waited > 0.1  # it got a slot only once a holder released one
+    assert waited  # no slot while both were held ...
+    assert slot in (0, 1)  # ... one once a holder released it
 
 
 def test_a_limiter_with_shared_slots_counts_every_process(tmp_path: Path) -> None:
@@ -133,6 +150,7 @@ def test_a_limiter_with_shared_slots_counts_every_process(tmp_path: Path) -> Non
         other = SharedSlots(tmp_path, 3)  # another worker holding two of the three slots
         held = [other.try_acquire(), other.try_acquire()]
         limiter = AdaptiveLimiter(3, shared=SharedSlots(tmp_path, 3))
+        finish = asyncio.Event()
         inside = peak = 0
 
         async def call() -> None:
@@ -140,15 +158,18 @@ def test_a_limiter_with_shared_slots_counts_every_process(tmp_path: Path) -> Non
             async with limiter.slot():
                 inside += 1
                 peak = max(peak, inside)
-                await asyncio.sleep(0.3)
+                await finish.wait()
                 inside -= 1
 
         task = asyncio.gather(*(call() for _ in range(4)))
-        await asyncio.sleep(0.15)
+        await _until(lambda: inside == 1)
+        await asyncio.sleep(0.1)  # the other calls poll for a shared slot meanwhile
         peak_while_held = peak
         for slot in held:
             assert slot is not None
             other.release(slot)
+        await _until(lambda: inside == 3)
+        finish.set()
         await task
         return peak_while_held, peak
 
