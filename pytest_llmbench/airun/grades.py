@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
 
+from ..errors import ReportParseError
 from ..judging.formulas import quality
-from ..judging.parsing import ParsedStep, ReportParseError, normalise, parse_evaluator_reply
+from ..judging.parsing import ParsedStep, normalise, parse_evaluator_reply
 from ..judging.scoring import majority, weighted_rate
 from ..schema.results import (
     AttemptResult,

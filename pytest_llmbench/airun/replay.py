@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import ModelError
+from ..errors import AnswerFileError, ModelError
 from ..models.base import ModelReply, ModelRequest
 from .answers import (
-    AnswerFileError,
     answer_files,
     output_root,
     parse_answer_file,

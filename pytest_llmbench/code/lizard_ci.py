@@ -41,6 +41,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import NotAnalysable
+
 ESLINT_DECISIONS = frozenset({"if", "for", "while", "catch", "case", "?", "&&", "||", "??", "?."})
 _ACCESSOR_SENTINEL = "$llmbench_plain"
 # Tokens after a glued `name?` that mark an optional name (`x?: T`, `m?()`), not a ternary.
@@ -65,10 +67,6 @@ class FunctionCI:
     name: str
     line: int
     ci: int
-
-
-class NotAnalysable(Exception):
-    """lizard could not read the file; the message says why."""
 
 
 def _significant(token: str) -> bool:

@@ -7,14 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..cpu import off_loop
-from ..errors import ContextWindowError, ModelError
+from ..errors import ContextWindowError, ModelError, ReportParseError
 from ..formats.criteria import CriterionStep
 from ..formats.images import ScenarioImage
 from ..models.base import CALLS_AFTER, Model, ModelReply, ModelRequest
 from ..schema.results import CallRecord, Grade, JudgeReport, Verdict
 from ..schema.vocabulary import METRICS, GradeMethod, Metric
 from .parsing import (
-    ReportParseError,
     distribution_from_samples,
     grade_distribution_from_logprobs,
     grade_from_text,

@@ -16,7 +16,7 @@ from statistics import mean
 from ..code.answer_metrics import measure_answer, prepare_baseline
 from ..code.checks import run_check
 from ..cpu import off_loop, off_process
-from ..errors import RunError
+from ..errors import AttemptFailed, RunError
 from ..judging.judge import (
     JUDGING_STAGES,
     JudgeOutcome,
@@ -44,7 +44,7 @@ from ..schema.results import (
     Usage,
 )
 from ..schema.vocabulary import METRICS
-from .case import AttemptFailed, Case, Generation
+from .case import Case, Generation
 from .dialog import run_dialog_attempt
 from .feedback import Messages, gives_feedback, last_attempt, next_conversation
 from .functional import (

@@ -9,7 +9,7 @@ import pytest
 
 from pytest_llmbench.judging import formulas, statistics
 from pytest_llmbench.reporting import leaderboard, markdown, viewdata
-from pytest_llmbench.schema.reader import read_results
+from pytest_llmbench.reporting.reader import read_results
 from pytest_llmbench.schema.results import ItemResult, StepResult, Verdict
 from tests.unit.test_leaderboard import _item
 
