@@ -19,18 +19,13 @@ from pathlib import Path
 
 from ..errors import AnswerFileError, ModelError
 from ..models.base import ModelReply, ModelRequest
+from ..models.registry import REPLAY
 from .answers import (
     answer_files,
     output_root,
     parse_answer_file,
     published_models,
 )
-
-REPLAY = "llmbench/replay"
-
-
-def is_replay(name: str) -> bool:
-    return name == REPLAY or name.startswith(REPLAY + "/")
 
 
 def published_model(name: str, results_dir: Path | None) -> str:

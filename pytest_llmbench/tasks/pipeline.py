@@ -32,7 +32,7 @@ from ..judging.scoring import (
     step_results,
     unseen,
 )
-from ..judging.statistics import exact_agreement
+from ..judging.statistics import judge_agreement
 from ..models.base import CALLS_AFTER, Model, ModelRequest, TaskContext
 from ..schema.code import CodeMetrics
 from ..schema.functional import FunctionalResult
@@ -181,16 +181,6 @@ def _usage(calls: list[CallRecord]) -> Usage:
         completion_tokens=sum(c.completion_tokens or 0 for c in calls),
         cost_usd=sum(costs) if costs else None,
         calls=len(calls),
-    )
-
-
-def judge_agreement(attempt: AttemptResult) -> float | None:
-    """Share of judge pairs whose argmax grades agree, over accuracy and completeness."""
-    return exact_agreement(
-        [
-            {g.judge: g.score for g in metric.grades if g.score is not None}
-            for metric in (attempt.accuracy, attempt.completeness)
-        ]
     )
 
 
