@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import AnswerFileError, ModelError
-from ..models.base import ModelReply, ModelRequest
+from ..models.base import Model, ModelReply, ModelRequest
 from ..models.registry import REPLAY
 from .answers import (
     answer_files,
@@ -51,7 +51,7 @@ def published_model(name: str, results_dir: Path | None) -> str:
     return chosen
 
 
-class ReplayModel:
+class ReplayModel(Model):
     offline = True
 
     def __init__(self, name: str, results_dir: Path | None) -> None:

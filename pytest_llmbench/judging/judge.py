@@ -95,14 +95,6 @@ def cut_note(reply: ModelReply, limit: int | None) -> str:
     return f" (cut at the {limit}-token limit)" if limit else " (cut at the token limit)"
 
 
-def forget(model: Model, request: ModelRequest) -> None:
-    """Drop an unusable reply from the request cache (when the model has one), so the
-    next run asks again instead of replaying it."""
-    drop = getattr(model, "forget", None)
-    if callable(drop):
-        drop(request)
-
-
 async def _ask_evaluator(
     judge: Model,
     setup: JudgeSetup,
@@ -170,7 +162,7 @@ async def evaluate(
                 input_cut=input_cut,
                 output="schema" if request.response_schema else "text",
             )
-            forget(judge, request)
+            judge.forget(request)  # unusable: the next run asks again
             repair = (reply.text, problem)
             continue
         matched = match_steps(parsed.steps, steps)

@@ -186,13 +186,13 @@ def _usage(calls: list[CallRecord]) -> Usage:
 
 def summarise(
     case: Case,
-    model: Model,
+    model: str,
     attempts: list[AttemptResult],
     failed: list[CallRecord] | None = None,
     feedback: bool = False,
 ) -> ItemResult:
     """Pick the best attempt (the first reaching the best quality) and fill the item's
-    figures; `failed`: the paid calls of an attempt an error stopped; `feedback`: the
+    figures; `model`: the model's name; `failed`: the paid calls of an attempt an error stopped; `feedback`: the
     attempts formed a feedback chain (pass_after_feedback is set)."""
     scored = [a for a in attempts if a.quality is not None]
     # max() keeps the first of equal attempts, which is the one the method counts.
@@ -202,7 +202,7 @@ def summarise(
         scenario=case.scenario.id,
         category=case.scenario.category,
         dataset=case.dataset.name if case.dataset else None,
-        model=model.name,
+        model=model,
         complexity=case.complexity.as_dict() if case.complexity else {},
         prompt=case.prompt_text(),
         images=[
@@ -269,7 +269,7 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
         except RunError as exc:
             paid = exc.calls if isinstance(exc, AttemptFailed) else []
             await asyncio.gather(*(later or ()))
-            result = summarise(case, model, attempts, paid, chained)
+            result = summarise(case, model.name, attempts, paid, chained)
             result.status = "error"
             result.reason = f"attempt {number}: {exc}"
             return result
@@ -278,4 +278,4 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
             break
         messages, fed = next_conversation(case, gen, messages, attempt)
     await asyncio.gather(*(later or ()))
-    return summarise(case, model, attempts, feedback=chained)
+    return summarise(case, model.name, attempts, feedback=chained)

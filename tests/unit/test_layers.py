@@ -12,7 +12,6 @@ PACKAGE = REPO / "pytest_llmbench"
 
 # Lowest first; a part may import the parts before it, never one after it.
 LAYERS: tuple[str, ...] = (
-    "__init__",
     "redaction",
     "folders",
     "cpu",
@@ -20,6 +19,7 @@ LAYERS: tuple[str, ...] = (
     "errors",
     "formats",
     "models",
+    "__init__",  # the package's face: re-exports the model interface, results and errors
     "code",
     "judging",
     "tasks",
