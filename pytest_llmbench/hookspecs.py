@@ -22,7 +22,8 @@ hookspec = pluggy.HookspecMarker("pytest")
 def pytest_llmbench_make_model(name: str, settings: Settings) -> Model | None:
     """Return the model object for a model name given to --llm-model/--llm-judge/--llm-grader.
 
-    Called once per name on every process that runs items. Return None to let the next
+    The model subclasses `pytest_llmbench.Model`. Called once per name on every process
+    that runs items. Return None to let the next
     implementation (finally the built-in one: offline models, else litellm) handle it.
     """
 

@@ -8,7 +8,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from .judging.formulas import FORMULAS
+from .schema.vocabulary import FORMULA_NAMES
 
 
 def int_at_least(low: int) -> Callable[[str], int]:
@@ -47,27 +47,13 @@ def float_between(
     return parse
 
 
-def builtin_model_names() -> list[str]:
-    from .airun.replay import REPLAY
-    from .models.registry import builtin_names
-
-    return sorted([*builtin_names(), f"{REPLAY}[/<Model>]"])
-
-
 def model_name(text: str) -> str:
-    from .airun.replay import is_replay
-    from .models.registry import is_builtin, is_offline
+    from .models.registry import name_problem
 
     name = str(text).strip()
-    if not name or any(c.isspace() for c in name):
-        raise argparse.ArgumentTypeError(
-            f"expected a model name such as openai/gpt-4o-mini, got {text!r}"
-        )
-    if is_offline(name) and not (is_builtin(name) or is_replay(name)):
-        known = ", ".join(builtin_model_names())
-        raise argparse.ArgumentTypeError(
-            f"unknown built-in model {name!r}; built-in models: {known}"
-        )
+    problem = name_problem(name)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return name
 
 
@@ -156,8 +142,8 @@ def text(text: str) -> str:
 
 def formula_name(text: str) -> str:
     name = str(text).strip()
-    if name not in FORMULAS:
+    if name not in FORMULA_NAMES:
         raise argparse.ArgumentTypeError(
-            f"unknown score formula {name!r}; accepted: {', '.join(FORMULAS)}"
+            f"unknown score formula {name!r}; accepted: {', '.join(FORMULA_NAMES)}"
         )
     return name

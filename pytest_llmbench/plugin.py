@@ -8,6 +8,7 @@ imported inside the hooks below once a scenario file is found.
 from __future__ import annotations
 
 from collections.abc import Generator
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ import pytest
 from . import hookspecs, runner
 from .collection import CASE_KEY, ScenarioFile, is_scenario_file, register_markers
 from .fixtures import llm_complete, llm_judge, llmbench_result
-from .reporting.collector import ReportCollector
+from .reporting.collector import ReportCollector, ReportSettings
 from .reporting.item_report import HtmlColumns
 from .settings import SETTINGS_KEY, Settings, add_options, deprecations, resolve, settings_of
 
@@ -49,6 +50,7 @@ def pytest_cmdline_main(config: pytest.Config) -> Generator[None, object, object
 @pytest.hookimpl(tryfirst=True)  # before pytest-json-report reads its options
 def pytest_configure(config: pytest.Config) -> None:
     settings = resolve(config)
+    _check_replays(settings)
     config.stash[SETTINGS_KEY] = settings
     register_markers(config)
     # --json-report-file=X alone (without --json-report) asks for that file: it is honoured.
@@ -68,7 +70,10 @@ def pytest_configure(config: pytest.Config) -> None:
         if any(root.is_dir() for root in settings.scenario_roots):
             _check_folders(settings)  # a project without scenarios is left alone
         config.stash[runner.RESUMED_KEY] = set(previous)
-        collector = ReportCollector(config, settings, owns_json_report, previous, warnings)
+        report = ReportSettings(
+            settings.report_dir, settings.attempts, settings.score_formula, asdict(settings)
+        )
+        collector = ReportCollector(config, report, owns_json_report, previous, warnings)
         config.pluginmanager.register(collector, "llmbench-report")
         if getattr(config.option, "dist", "no") != "no":  # xdist runs workers
             from .execution.partition import XdistPartition
@@ -91,6 +96,23 @@ def _resumed(settings: Settings) -> tuple[dict[str, ItemResult], list[str]]:
     except FormatError as exc:
         raise pytest.UsageError(f"--llm-resume: {exc}") from None
     return resumed.results, resumed.warnings
+
+
+def _check_replays(settings: Settings) -> None:
+    """Each llmbench/replay model names a published model of --llm-replay-dir: one usage
+    line if not. airun/ is imported only when a replay model is named."""
+    from .models.registry import is_replay
+
+    replays = [model for model in settings.models if is_replay(model)]
+    if not replays:
+        return
+    from .airun.replay import published_model
+
+    for model in replays:
+        try:
+            published_model(model, settings.replay_dir)
+        except ValueError as exc:
+            raise pytest.UsageError(f"--llm-model: {exc}") from None
 
 
 def _check_folders(settings: Settings) -> None:
@@ -158,9 +180,10 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 @pytest.hookimpl(trylast=True)
 def pytest_llmbench_make_model(name: str, settings: Settings) -> Model:
-    from .airun.replay import ReplayModel, is_replay
-    from .models.registry import make_model
+    from .models.registry import is_replay, make_model
 
     if is_replay(name):
+        from .airun.replay import ReplayModel
+
         return ReplayModel(name, settings.replay_dir)
     return make_model(name, settings.api_base, settings.context_windows.get(name))

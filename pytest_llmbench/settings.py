@@ -24,10 +24,9 @@ from typing import Any, Literal
 import pytest
 
 from .folders import DEFAULT_CACHE_DIR
-from .judging.formulas import FORMULAS
+from .models.registry import builtin_names
 from .option_values import (
     boolean,
-    builtin_model_names,
     choice,
     context_window,
     float_between,
@@ -39,7 +38,7 @@ from .option_values import (
     text,
     tool_protocol,
 )
-from .schema.vocabulary import CACHE_MODES, CacheMode
+from .schema.vocabulary import CACHE_MODES, FORMULA_NAMES, CacheMode
 
 DEFAULT_MODEL = "llmbench/reference"
 
@@ -114,7 +113,7 @@ class Settings:
 
     models: tuple[str, ...] = option(
         "model", model_name, [DEFAULT_MODEL], many=True, convert=tuple,
-        help=f"models to benchmark: litellm names or the built-in {_code(builtin_model_names())}; "
+        help=f"models to benchmark: litellm names or the built-in {_code(builtin_names())}; "
         "repeat or comma-separate")  # fmt: skip
     judges: tuple[str, ...] = option(
         "judge", model_name, [], many=True, convert=tuple,
@@ -145,7 +144,7 @@ class Settings:
     score_formula: str | None = option(
         "score_formula", formula_name, None,
         shown="per category: `multimodal` for multimodal, else `weighted`",
-        help=f"leaderboard score formula for every category: {_code(list(FORMULAS))}")  # fmt: skip
+        help=f"leaderboard score formula for every category: {_code(list(FORMULA_NAMES))}")  # fmt: skip
     min_quality: float | None = option(
         "min_quality", float_between(0.25, 1.0), None, was="min_score",
         help="fail items whose quality (Acc + Compl)/8, 0.25-1, is below this; quality does not "
@@ -352,17 +351,6 @@ def _check_judges(judges: tuple[str, ...], grader: str | None) -> None:
         )
 
 
-def _check_replays(models: tuple[str, ...], replay_dir: Path | None) -> None:
-    from .airun.replay import is_replay, published_model
-
-    for model in models:
-        if is_replay(model):
-            try:
-                published_model(model, replay_dir)
-            except ValueError as exc:
-                raise pytest.UsageError(f"--llm-model: {exc}") from None
-
-
 def _check_feedback(functional: bool, feedback: bool) -> None:
     if feedback and not functional:
         raise pytest.UsageError(
@@ -378,7 +366,6 @@ def _grader(grader: str | None, judges: tuple[str, ...]) -> str | None:
 def resolve(config: pytest.Config) -> Settings:
     values = {name: _settled(config, spec, _value(config, spec)) for name, spec in _DECLARED}
     _check_judges(values["judges"], values["grader"])
-    _check_replays(values["models"], values["replay_dir"])
     _check_feedback(values["functional"], values["feedback"])
     values["scenario_roots"] = tuple(config.rootpath / r for r in values["scenario_roots"])
     return Settings(**{**values, "grader": _grader(values["grader"], values["judges"])})

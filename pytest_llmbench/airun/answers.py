@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import AnswerFileError
 from .names import published_names
 
 OUTPUT = "Output"
@@ -25,10 +26,6 @@ _TOKENS = re.compile(_SECTION.format("Tokens"), re.MULTILINE | re.IGNORECASE)
 _TIME = re.compile(_SECTION.format("Execution time"), re.MULTILINE | re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 REPORT_NAME = re.compile(r"^(?P<scenario>.+)_report_(?P<n>\d+)\.md$")
-
-
-class AnswerFileError(ValueError):
-    """An answer file without the parts the format promises; the message says which."""
 
 
 @dataclass(frozen=True)

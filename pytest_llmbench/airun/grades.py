@@ -39,9 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
 
+from ..errors import ReportParseError
 from ..judging.formulas import quality
-from ..judging.parsing import ParsedStep, ReportParseError, normalise, parse_evaluator_reply
+from ..judging.parsing import ParsedStep, normalise, parse_evaluator_reply
 from ..judging.scoring import majority, weighted_rate
+from ..judging.statistics import judge_agreement
 from ..schema.results import (
     AttemptResult,
     Grade,
@@ -52,7 +54,6 @@ from ..schema.results import (
     Verdict,
 )
 from ..schema.vocabulary import METRICS, Metric
-from ..tasks.pipeline import judge_agreement
 from .answers import REPORT_NAME
 from .criteria import CRITERIA_SETS, read_criteria
 from .grading import UNNAMED, GradeRow, read_grading, round_half_even

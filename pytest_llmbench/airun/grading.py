@@ -25,6 +25,7 @@ import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..errors import RowError
 from ..schema.vocabulary import METRICS
 
 PUBLIC_GRADES = (1, 2, 3, 4, 5)  # the public grader's scale (our own judge grades 1-4)
@@ -66,10 +67,6 @@ def round_half_even(value: float, places: int = 2) -> float:
     (round(x, 2) alone differs on binary fractions such as 3.365)."""
     scale = 10**places
     return float(round(value * scale) / scale)
-
-
-class RowError(ValueError):
-    """Why one row cannot be used."""
 
 
 def _number(cell: str, column: str) -> float | None:

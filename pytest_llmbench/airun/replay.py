@@ -17,21 +17,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import ModelError
-from ..models.base import ModelReply, ModelRequest
+from ..errors import AnswerFileError, ModelError
+from ..models.base import Model, ModelReply, ModelRequest
+from ..models.registry import REPLAY
 from .answers import (
-    AnswerFileError,
     answer_files,
     output_root,
     parse_answer_file,
     published_models,
 )
-
-REPLAY = "llmbench/replay"
-
-
-def is_replay(name: str) -> bool:
-    return name == REPLAY or name.startswith(REPLAY + "/")
 
 
 def published_model(name: str, results_dir: Path | None) -> str:
@@ -57,7 +51,7 @@ def published_model(name: str, results_dir: Path | None) -> str:
     return chosen
 
 
-class ReplayModel:
+class ReplayModel(Model):
     offline = True
 
     def __init__(self, name: str, results_dir: Path | None) -> None:

@@ -28,10 +28,11 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..errors import EslintBroken, NotAnalysable
 from ..folders import own_folder
 from ..formats.dataset import SourceFile
 from . import eslint_ci
-from .lizard_ci import FunctionCI, NotAnalysable, function_complexity
+from .lizard_ci import FunctionCI, function_complexity
 from .python_metrics import python_figures
 
 # Bumped whenever the counting changes, so cached figures of an older count are not reused.
@@ -199,7 +200,7 @@ def _by_eslint(files: list[SourceFile]) -> dict[int, FileComplexity]:
         return {}
     try:
         found = eslint_ci.measure_texts([(f.path, f.text) for _, f in chosen])
-    except eslint_ci.EslintBroken:
+    except EslintBroken:
         return {}
     out = {}
     for (index, file), figures in zip(chosen, found, strict=True):

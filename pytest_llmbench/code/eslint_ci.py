@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import EslintBroken
 from . import sandbox
 from .node_packages import modules_dir as find_modules
 
@@ -89,10 +90,6 @@ class EslintFigures:
     loc: int
     units: list[Unit]
     error: str | None  # the parse error; then loc and units are empty
-
-
-class EslintBroken(Exception):
-    """node or ESLint itself failed; the message says how."""
 
 
 def modules_dir() -> Path | None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .lizard_ci import FunctionCI, NotAnalysable
+from ..errors import NotAnalysable
+from .lizard_ci import FunctionCI
 
 
 @dataclass(frozen=True)

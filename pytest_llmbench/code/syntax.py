@@ -26,6 +26,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
+from ..errors import CheckerBroken
 from ..formats.languages import LANGUAGES
 from ..schema.code import FileCheck
 from . import sandbox
@@ -146,11 +147,7 @@ def _line_problems(outcome: sandbox.Outcome, count: int) -> list[str | None]:
     except json.JSONDecodeError:
         pass
     detail = " ".join((outcome.stderr or outcome.stdout).split())[-160:]
-    raise _CheckerBroken(f"checker failed (exit {outcome.returncode}): {detail}")
-
-
-class _CheckerBroken(Exception):
-    """The tool itself failed, so its files are not checked."""
+    raise CheckerBroken(f"checker failed (exit {outcome.returncode}): {detail}")
 
 
 def _run_python(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
@@ -188,7 +185,7 @@ def _run_esbuild(tool: str, files: list[Path], kinds: list[str], work: Path) -> 
             f"line {match.group('line')}: {match.group('msg')}",
         )
     if outcome.returncode != 0 and not problems:
-        raise _CheckerBroken(f"esbuild failed: {' '.join(outcome.stderr.split())[-160:]}")
+        raise CheckerBroken(f"esbuild failed: {' '.join(outcome.stderr.split())[-160:]}")
     return [problems.get(str(f.resolve())) for f in files]
 
 
@@ -211,7 +208,7 @@ def _run_javac(tool: str, files: list[Path], kinds: list[str], work: Path) -> li
             f"line {match.group('line')}: {match.group('msg')}",
         )
     if outcome.returncode != 0 and not problems:
-        raise _CheckerBroken(f"javac failed: {' '.join(outcome.stderr.split())[-160:]}")
+        raise CheckerBroken(f"javac failed: {' '.join(outcome.stderr.split())[-160:]}")
     return [problems.get(str(f.resolve())) for f in files]
 
 
@@ -326,7 +323,7 @@ def _run_group(
         written.append(target)
     try:
         problems = _RUNNERS[kind](tool, written, [f[1] for f in files], work)
-    except (_CheckerBroken, OSError) as exc:
+    except (CheckerBroken, OSError) as exc:
         return [
             FileCheck(path=f[0], language=f[1], status="not checked", reason=str(exc)[:200])
             for f in files

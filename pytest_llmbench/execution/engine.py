@@ -19,7 +19,6 @@ from pathlib import Path
 from ..cpu import close_processes
 from ..judging.judge import JudgeSetup
 from ..models.base import Model
-from ..models.litellm_model import supports_response_schema
 from ..schema.results import ItemResult
 from ..schema.vocabulary import ItemStatus
 from ..settings import Settings
@@ -83,16 +82,14 @@ class Engine:
         return self._models[name]
 
     def check_credentials(self, names: Iterable[str]) -> None:
-        """Before the first call: a ConfigError when a real model's API key is not set
-        (models that can tell have `check_credentials`, e.g. LiteLLMModel)."""
+        """Before the first call: a ConfigError when a model cannot be called (e.g. a real
+        model's API key is not set; Model.check_credentials)."""
         for name in dict.fromkeys(names):
             try:
-                inner = getattr(self.model(name), "inner", None)
+                model = self.model(name)
             except Exception:
                 continue  # made again by the item, where the failure is that item's error
-            check = getattr(inner, "check_credentials", None)
-            if check is not None:
-                check()
+            model.check_credentials()
 
     def start(self, jobs: Iterable[Job], *, eager: bool = True) -> None:
         """Start the pipelines of these items (in this order) on the background loop."""
@@ -167,7 +164,7 @@ class Engine:
         if judge not in self._schema_judges:
             mode = self.settings.structured_output(judge)
             self._schema_judges[judge] = mode == "schema" or (
-                mode == "auto" and supports_response_schema(judge)
+                mode == "auto" and self.model(judge).takes_response_schema()
             )
         return self._schema_judges[judge]
 
@@ -212,23 +209,16 @@ async def _close(services: Services) -> None:
     services.close()
 
 
-@dataclass(frozen=True)
-class _Named:
-    """Stands for a model that was not made or not asked: summarise() reads only its name."""
-
-    name: str
-
-
 def unrun(job: Job, reason: str, status: ItemStatus = "error") -> ItemResult:
     """The result of an item whose pipeline did not run or did not finish."""
-    result = summarise(job.case, _Named(job.model), [])  # type: ignore[arg-type]
+    result = summarise(job.case, job.model, [])
     result.status = status
     result.reason = reason
     return result
 
 
 def _skipped(case: Case, model: Model, reason: str) -> ItemResult:
-    result = summarise(case, model, [])
+    result = summarise(case, model.name, [])
     result.status = "skipped"
     result.reason = reason + " (--llm-budget-usd)"
     return result

@@ -117,13 +117,22 @@ async def _timed(limiter: AdaptiveLimiter) -> AsyncIterator[None]:
             clock.queued_s += time.monotonic() - start
 
 
-class ManagedModel:
+class ManagedModel(Model):
+    """A model behind the run's services: request cache, in-flight sharing, retries,
+    concurrency slot, budget and timeout."""
+
     def __init__(self, inner: Model, services: Services) -> None:
         self.inner = inner
         self.services = services
         self.name = inner.name
         self.offline = inner.offline
-        self.api_base: str | None = getattr(inner, "api_base", None)
+        self.api_base = inner.api_base
+
+    def check_credentials(self) -> None:
+        self.inner.check_credentials()
+
+    def takes_response_schema(self) -> bool:
+        return self.inner.takes_response_schema()
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         services = self.services
@@ -177,6 +186,7 @@ class ManagedModel:
     def forget(self, request: ModelRequest) -> None:
         """Drop the cached reply to this request: the judge could not use it, so the next
         run asks again (a new call) instead of replaying it. Replay mode keeps it."""
+        self.inner.forget(request)
         services = self.services
         if self.offline or services.cache is None or services.cache_mode == "replay":
             return

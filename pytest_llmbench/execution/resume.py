@@ -1,7 +1,7 @@
 """--llm-resume: which items an earlier run in the same report dir already finished.
 
 Scored and unscored items count as finished; errored and skipped ones are run again.
-results.jsonl is read by the one reader (schema/reader.py): a line that is not a
+results.jsonl is read by the one reader (reporting/reader.py): a line that is not a
 readable result (cut short by a killed run, not UTF-8, of a newer schema version, ...)
 is skipped, counted in one warning line, and its item runs again.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..schema.reader import read_results
+from ..reporting.reader import read_results
 from ..schema.results import ItemResult
 
 FINISHED = ("scored", "unscored")

@@ -18,19 +18,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
+from ..errors import NotAFile, StoreWarning
 from ..folders import own_folder
 
 T = TypeVar("T")
 # SQLITE_ERROR comes from our own fixed statements only when the tables have another shape.
 _DAMAGE = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_ERROR"})
-
-
-class StoreWarning(UserWarning):
-    """A damaged cache or ledger file was set aside and replaced by a fresh one."""
-
-
-class _NotAFile(sqlite3.DatabaseError):
-    """The database's path is a folder."""
 
 
 def set_aside(path: Path) -> Path:
@@ -85,7 +78,7 @@ class SqliteStore:
     def _connect(self) -> sqlite3.Connection:
         own_folder(self.path.parent)
         if self.path.is_dir():
-            raise _NotAFile("is a folder, not a database file")
+            raise NotAFile("is a folder, not a database file")
         db = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
         try:
             db.execute("PRAGMA busy_timeout=30000")
@@ -128,4 +121,4 @@ def _inode(path: Path) -> int | None:
 
 
 def _is_damage(exc: sqlite3.DatabaseError) -> bool:
-    return isinstance(exc, _NotAFile) or getattr(exc, "sqlite_errorname", None) in _DAMAGE
+    return isinstance(exc, NotAFile) or getattr(exc, "sqlite_errorname", None) in _DAMAGE

@@ -24,8 +24,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import FormatError
-from .mutants import MutantsError, load_mutants
+from ..errors import FormatError, MutantsError
+from .mutants import load_mutants
 from .paths import resolve_inside
 
 MAX_TEST_FILES = 200

@@ -19,13 +19,10 @@ from dataclasses import dataclass
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..errors import MutantsError
 from .paths import safe_path
 
 MAX_MUTANTS = 100
-
-
-class MutantsError(ValueError):
-    """A mutants file that is not a list of mutants applying to the dataset."""
 
 
 class MutantSpec(BaseModel):

@@ -7,14 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..cpu import off_loop
-from ..errors import ContextWindowError, ModelError
+from ..errors import ContextWindowError, ModelError, ReportParseError
 from ..formats.criteria import CriterionStep
 from ..formats.images import ScenarioImage
 from ..models.base import CALLS_AFTER, Model, ModelReply, ModelRequest
 from ..schema.results import CallRecord, Grade, JudgeReport, Verdict
 from ..schema.vocabulary import METRICS, GradeMethod, Metric
 from .parsing import (
-    ReportParseError,
     distribution_from_samples,
     grade_distribution_from_logprobs,
     grade_from_text,
@@ -96,14 +95,6 @@ def cut_note(reply: ModelReply, limit: int | None) -> str:
     return f" (cut at the {limit}-token limit)" if limit else " (cut at the token limit)"
 
 
-def forget(model: Model, request: ModelRequest) -> None:
-    """Drop an unusable reply from the request cache (when the model has one), so the
-    next run asks again instead of replaying it."""
-    drop = getattr(model, "forget", None)
-    if callable(drop):
-        drop(request)
-
-
 async def _ask_evaluator(
     judge: Model,
     setup: JudgeSetup,
@@ -171,7 +162,7 @@ async def evaluate(
                 input_cut=input_cut,
                 output="schema" if request.response_schema else "text",
             )
-            forget(judge, request)
+            judge.forget(request)  # unusable: the next run asks again
             repair = (reply.text, problem)
             continue
         matched = match_steps(parsed.steps, steps)

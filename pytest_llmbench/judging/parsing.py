@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ReportParseError
 from ..formats.criteria import CriterionStep
 from ..schema.vocabulary import ReportForm
 
@@ -67,10 +68,6 @@ class ParsedStep:
 class ParsedReport:
     form: ReportForm
     steps: list[ParsedStep]
-
-
-class ReportParseError(ValueError):
-    """An evaluator reply with no usable verdict; the message says what was missing."""
 
 
 def split_step_id(text: str) -> tuple[str, str]:

@@ -7,7 +7,8 @@
 - `pass_at_k`: the unbiased estimator 1 - C(n-c, k)/C(n, k) of one item.
 - `krippendorff_alpha`: agreement between raters (judges) for nominal, ordinal or
   interval data, with missing values; `exact_agreement`: the share of rater pairs
-  that gave the same value.
+  that gave the same value; `judge_units` and `judge_agreement`: the judges' grades of
+  attempts as such units, and their exact agreement (an item's and a row's figure).
 - `cohen_kappa`: chance-corrected agreement of two pass/fail verdicts on the same steps
   (a judge against the hidden tests).
 - `percentile`: linear interpolation between closest ranks (numpy's default).
@@ -17,11 +18,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from itertools import combinations
 from math import comb
 from statistics import fmean
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from ..schema.results import AttemptResult
 
 RESAMPLES = 2000
 SEED = 20240611
@@ -104,6 +108,20 @@ def exact_agreement(units: Sequence[Mapping[str, Hashable]]) -> float | None:
             pairs += 1
             agreeing += a == b
     return agreeing / pairs if pairs else None
+
+
+def judge_units(attempts: Iterable[AttemptResult]) -> list[dict[str, float]]:
+    """One unit per attempt x metric: judge -> its argmax grade (judges without one left out)."""
+    return [
+        {g.judge: g.argmax for g in metric.grades if g.argmax is not None}
+        for attempt in attempts
+        for metric in attempt.metrics()
+    ]
+
+
+def judge_agreement(attempt: AttemptResult) -> float | None:
+    """Share of judge pairs whose argmax grades agree, over accuracy and completeness."""
+    return exact_agreement(judge_units([attempt]))
 
 
 Level = Literal["nominal", "ordinal", "interval"]

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import contextvars
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..schema.vocabulary import Role
 
@@ -131,11 +132,36 @@ QUEUE_CLOCK: contextvars.ContextVar[QueueClock | None] = contextvars.ContextVar(
 CALLS_AFTER: contextvars.ContextVar[int] = contextvars.ContextVar("llmbench_calls_after", default=0)
 
 
-class Model(Protocol):
+class Model(ABC):
+    """The interface every model implements (a plugin's too: return one from the
+    `pytest_llmbench_make_model` hook). Subclass it, set `name`, and write `complete`; the
+    other capabilities have defaults that fit a model with nothing to check or store, so
+    callers never ask whether a model has them."""
+
     name: str
     # Offline models answer from the task itself (or a recording): no network, no request
     # cache, and they cannot judge. They have a generation rate only when their replies
     # carry token counts (llmbench/replay does, from the published run).
-    offline: bool
+    offline: bool = False
+    # The server the model is called at (--llm-api-base), part of the request cache's key;
+    # None: the provider's own.
+    api_base: str | None = None
 
-    async def complete(self, request: ModelRequest) -> ModelReply: ...
+    @abstractmethod
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        """The model's reply to `request`; a ModelError (errors.py) when there is none."""
+
+    def check_credentials(self) -> None:
+        """Raise ConfigError (errors.py) when the model cannot be called at all, e.g. its API
+        key is not set. Called once before the first call, on the main thread."""
+        return None  # by default there is nothing to check
+
+    def takes_response_schema(self) -> bool:
+        """Whether `complete` can send ModelRequest.response_schema as the reply's format
+        (judges are asked for a structured report when it can)."""
+        return False
+
+    def forget(self, request: ModelRequest) -> None:
+        """Drop any stored reply to `request` (the judge could not use it), so the next
+        run asks the model again instead of reading it back."""
+        return None  # by default nothing is stored

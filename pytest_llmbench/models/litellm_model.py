@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import ConfigError, ContextWindowError, ModelError
-from .base import ModelReply, ModelRequest, ToolCall
+from .base import Model, ModelReply, ModelRequest, ToolCall
 
 # Modules litellm 1.106 imports during its first call (1.5-2 s of CPU): imported with
 # litellm instead, so that time is never counted in the first calls' latency. The last
@@ -271,7 +271,7 @@ def _generation_seconds(response: Any) -> float | None:
     return ms / 1000 if isinstance(ms, int | float) and ms > 0 else None
 
 
-class LiteLLMModel:
+class LiteLLMModel(Model):
     offline = False
 
     def __init__(
@@ -319,6 +319,9 @@ class LiteLLMModel:
                 f"{self.name}: no API key; set {' or '.join(missing)} in the environment "
                 "(or give --llm-api-base for a local server)"
             )
+
+    def takes_response_schema(self) -> bool:
+        return supports_response_schema(self.name)
 
     def _kwargs(self, request: ModelRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from ..errors import ModelError
-from .base import ModelReply, ModelRequest, TaskContext, ToolCall
+from .base import Model, ModelReply, ModelRequest, TaskContext, ToolCall
 
 
 def _reference(task: TaskContext) -> str:
@@ -39,7 +39,7 @@ OFFLINE_ANSWERS: dict[str, Callable[[TaskContext], str]] = {
 }
 
 
-class OfflineModel:
+class OfflineModel(Model):
     offline = True
 
     def __init__(self, name: str) -> None:

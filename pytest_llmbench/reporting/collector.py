@@ -10,14 +10,14 @@ imported once a result comes).
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ..redaction import redact_data
-from ..settings import Settings
 from .item_report import calls_of, outcome_of, result_of
 
 if TYPE_CHECKING:
@@ -26,11 +26,21 @@ if TYPE_CHECKING:
     from .writer import ResultsFile
 
 
+@dataclass(frozen=True)
+class ReportSettings:
+    """What the report dir needs of the run's resolved settings (settings.py)."""
+
+    report_dir: Path
+    attempts: int
+    formula: str | None  # --llm-score-formula
+    options: dict[str, Any]  # every resolved option by name, as leaderboard.json records them
+
+
 class ReportCollector:
     def __init__(
         self,
         config: pytest.Config,
-        settings: Settings,
+        settings: ReportSettings,
         owns_json_report: bool,
         resumed: dict[str, ItemResult] | None = None,
         warnings: list[str] | None = None,
@@ -106,13 +116,13 @@ class ReportCollector:
         from .writer import publish
 
         # Paths as text and tuples as lists, as leaderboard.json holds them.
-        settings: dict[str, Any] = to_jsonable_python(asdict(self.settings))
+        settings: dict[str, Any] = to_jsonable_python(self.settings.options)
         settings = redact_data(settings)  # --llm-api-base may hold a password
         self.document = publish(
             self.settings.report_dir,
             list(self.items.values()),
             self.settings.attempts,
-            self.settings.score_formula,
+            self.settings.formula,
             settings,
             self.config.rootpath,
             lambda board: self.config.hook.pytest_llmbench_leaderboard(

@@ -88,15 +88,6 @@ def _pass_at(scored: Sequence[ItemResult], k: int) -> float | None:
     )
 
 
-def judge_units(scored: Sequence[ItemResult]) -> list[dict[str, float]]:
-    """Per scored item x metric of the best attempt: judge -> argmax grade."""
-    return [
-        {g.judge: g.argmax for g in metric.grades if g.argmax is not None}
-        for item in scored
-        for metric in best_attempt(item).metrics()
-    ]
-
-
 def model_rates(items: Sequence[ItemResult]) -> dict[str, float]:
     """Each model's mean generation rate over its scored items that have one."""
     rates: dict[str, list[float]] = defaultdict(list)
@@ -190,7 +181,7 @@ def _row(
     values = [s for s in item_scores if s is not None]
     sources, methods, check_agrees = _judging(scored)
     used = sorted({item_formula(i, formula).name for i in items})
-    units = judge_units(scored)
+    units = st.judge_units(best_attempt(i) for i in scored)
     accuracy = [i.accuracy for i in scored if i.accuracy is not None]
     completeness = [i.completeness for i in scored if i.completeness is not None]
     return Row(

@@ -18,9 +18,9 @@ from pydantic import ValidationError
 
 from ..errors import FormatError
 from ..schema.leaderboard import DocumentHead, Leaderboard
-from ..schema.reader import read_results
 from ..schema.results import ItemResult
 from .leaderboard import identity, mark
+from .reader import read_results
 from .writer import LEADERBOARD_JSON, RESULTS
 
 DEFAULT_ATTEMPTS = 3

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 Metric = Literal["accuracy", "completeness"]
 METRICS: tuple[Metric, Metric] = ("accuracy", "completeness")
@@ -35,6 +35,11 @@ ToolOutcome = Literal["ok", "refused", "malformed", "finished", "ignored"]
 DialogEnd = Literal[
     "finished", "round limit", "token limit", "time limit", "tool error limit", "context limit"
 ]
+
+# The score formulas, by the name --llm-score-formula takes: judging/formulas.py defines each
+# (tests/unit/test_settings.py keeps the two lists the same).
+FormulaName = Literal["weighted", "sum8", "unit", "multimodal", "functional"]
+FORMULA_NAMES: tuple[FormulaName, ...] = get_args(FormulaName)
 
 # The request cache: on (read and write), off, refresh (write only), replay (read only).
 CacheMode = Literal["on", "off", "refresh", "replay"]

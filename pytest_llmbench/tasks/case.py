@@ -7,20 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..code.complexity import Complexity
-from ..errors import RunError
 from ..formats.dataset import Dataset
 from ..formats.images import user_content
 from ..formats.scenario import Scenario
-from ..schema.results import CallRecord
-
-
-class AttemptFailed(RunError):
-    """An attempt stopped by an error after some of its calls were paid: they go with it,
-    so the usage and cost count them."""
-
-    def __init__(self, error: RunError, calls: list[CallRecord]) -> None:
-        super().__init__(str(error))
-        self.calls = calls
 
 
 @dataclass(frozen=True)

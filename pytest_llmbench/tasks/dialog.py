@@ -34,7 +34,7 @@ from typing import Any
 
 from ..code.answer_metrics import measure_answer
 from ..cpu import off_process
-from ..errors import ContextWindowError, ModelError, RunError
+from ..errors import AttemptFailed, ContextWindowError, DialogEnded, ModelError, RunError
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
 from ..judging.judge import JudgeSetup, call_record
@@ -50,7 +50,7 @@ from ..models.base import (
 )
 from ..schema.code import CodeMetrics
 from ..schema.results import AttemptResult, CallRecord, DialogResult, ToolEvent
-from .case import AttemptFailed, Case, Generation
+from .case import Case, Generation
 from .functional import cancelling, criterion_patterns, finish_tests, start_tests
 from .tools import (
     NATIVE_INSTRUCTIONS,
@@ -69,15 +69,6 @@ _NOT_A_TOOL_REJECTION = (401, 403, 408, 409, 429)
 # tools it is offered (llama.cpp's chatml template does so silently).
 TOOLS_IGNORED_ROUNDS = 3
 _EVENT_TEXT = 200
-
-
-class _Ended(Exception):
-    """A limit was reached: the dialog stops here."""
-
-    def __init__(self, kind: str, reason: str) -> None:
-        super().__init__(reason)
-        self.kind = kind
-        self.reason = reason
 
 
 class Dialog:
@@ -116,12 +107,12 @@ class Dialog:
     def _remaining(self) -> float:
         left = self.limits.max_seconds - self.seconds()
         if left <= 0:
-            raise _Ended("time limit", f"time limit of {self.limits.max_seconds:g} s reached")
+            raise DialogEnded("time limit", f"time limit of {self.limits.max_seconds:g} s reached")
         return left
 
     async def _ask(self) -> ModelReply:
         if self.tokens >= self.limits.max_tokens:
-            raise _Ended("token limit", f"token limit of {self.limits.max_tokens} reached")
+            raise DialogEnded("token limit", f"token limit of {self.limits.max_tokens} reached")
         left = self._remaining()
         request = ModelRequest(
             messages=tuple(self.messages),
@@ -136,7 +127,7 @@ class Dialog:
         try:
             return await self._timed_call(request)
         except ContextWindowError as exc:
-            raise _Ended("context limit", str(exc)) from None
+            raise DialogEnded("context limit", str(exc)) from None
         except ModelError as exc:
             if not self._falls_back(exc):
                 raise
@@ -153,7 +144,7 @@ class Dialog:
             while not call.done():
                 left = self.limits.max_seconds - self.seconds()
                 if left <= 0:
-                    raise _Ended(
+                    raise DialogEnded(
                         "time limit",
                         f"time limit of {self.limits.max_seconds:g} s reached during a call",
                     )
@@ -238,7 +229,7 @@ class Dialog:
         self.messages.append({"role": "user", "content": text_results(results)})
 
     async def turn(self, turn: DialogTurn) -> tuple[bool, int, str | None]:
-        """(finished, rounds, summary) of one turn; raises _Ended at a limit."""
+        """(finished, rounds, summary) of one turn; raises DialogEnded at a limit."""
         self.messages.append({"role": "user", "content": turn.prompt})
         for round_ in range(1, self.limits.max_rounds + 1):
             reply = await self._ask()
@@ -247,14 +238,14 @@ class Dialog:
             results = self._execute(calls, turn.number, round_)
             self._answer(reply, results)
             if self.tool_errors > self.limits.max_tool_errors:
-                raise _Ended(
+                raise DialogEnded(
                     "tool error limit",
                     f"more than {self.limits.max_tool_errors} refused or malformed tool calls",
                 )
             done = next((r for r in results if r.outcome == "finished"), None)
             if done is not None:
                 return True, round_, done.summary
-        raise _Ended(
+        raise DialogEnded(
             "round limit",
             f"turn {turn.number} not finished in {self.limits.max_rounds} rounds (max_rounds)",
         )
@@ -274,7 +265,7 @@ async def _play(dialog: Dialog, turns: tuple[DialogTurn, ...]) -> tuple[list[Tur
             start = dialog.rounds
             try:
                 finished, rounds, summary = await dialog.turn(turn)
-            except _Ended as stop:
+            except DialogEnded as stop:
                 ended, reason = stop.kind, stop.reason
                 rounds = dialog.rounds - start
         after = dialog.workspace.files()

@@ -16,7 +16,7 @@ from statistics import mean
 from ..code.answer_metrics import measure_answer, prepare_baseline
 from ..code.checks import run_check
 from ..cpu import off_loop, off_process
-from ..errors import RunError
+from ..errors import AttemptFailed, RunError
 from ..judging.judge import (
     JUDGING_STAGES,
     JudgeOutcome,
@@ -32,7 +32,7 @@ from ..judging.scoring import (
     step_results,
     unseen,
 )
-from ..judging.statistics import exact_agreement
+from ..judging.statistics import judge_agreement
 from ..models.base import CALLS_AFTER, Model, ModelRequest, TaskContext
 from ..schema.code import CodeMetrics
 from ..schema.functional import FunctionalResult
@@ -44,7 +44,7 @@ from ..schema.results import (
     Usage,
 )
 from ..schema.vocabulary import METRICS
-from .case import AttemptFailed, Case, Generation
+from .case import Case, Generation
 from .dialog import run_dialog_attempt
 from .feedback import Messages, gives_feedback, last_attempt, next_conversation
 from .functional import (
@@ -184,25 +184,15 @@ def _usage(calls: list[CallRecord]) -> Usage:
     )
 
 
-def judge_agreement(attempt: AttemptResult) -> float | None:
-    """Share of judge pairs whose argmax grades agree, over accuracy and completeness."""
-    return exact_agreement(
-        [
-            {g.judge: g.argmax for g in metric.grades if g.argmax is not None}
-            for metric in (attempt.accuracy, attempt.completeness)
-        ]
-    )
-
-
 def summarise(
     case: Case,
-    model: Model,
+    model: str,
     attempts: list[AttemptResult],
     failed: list[CallRecord] | None = None,
     feedback: bool = False,
 ) -> ItemResult:
     """Pick the best attempt (the first reaching the best quality) and fill the item's
-    figures; `failed`: the paid calls of an attempt an error stopped; `feedback`: the
+    figures; `model`: the model's name; `failed`: the paid calls of an attempt an error stopped; `feedback`: the
     attempts formed a feedback chain (pass_after_feedback is set)."""
     scored = [a for a in attempts if a.quality is not None]
     # max() keeps the first of equal attempts, which is the one the method counts.
@@ -213,7 +203,7 @@ def summarise(
         scenario=case.scenario.id,
         category=case.scenario.category,
         dataset=case.dataset.name if case.dataset else None,
-        model=model.name,
+        model=model,
         complexity=case.complexity.as_dict() if case.complexity else {},
         prompt=case.prompt_text(),
         images=[
@@ -281,7 +271,7 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
         except RunError as exc:
             paid = exc.calls if isinstance(exc, AttemptFailed) else []
             await asyncio.gather(*(later or ()))
-            result = summarise(case, model, attempts, paid, chained)
+            result = summarise(case, model.name, attempts, paid, chained)
             result.status = "error"
             result.reason = f"attempt {number}: {exc}"
             return result
@@ -290,4 +280,4 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
             break
         messages, fed = next_conversation(case, gen, messages, attempt)
     await asyncio.gather(*(later or ()))
-    return summarise(case, model, attempts, feedback=chained)
+    return summarise(case, model.name, attempts, feedback=chained)

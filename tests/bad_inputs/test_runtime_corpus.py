@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from pytest_llmbench.errors import StoreWarning
 from pytest_llmbench.execution.budget import LEDGER_FILE
 from pytest_llmbench.execution.cache import CACHE_FILE, RequestCache
-from pytest_llmbench.execution.store import SqliteStore, StoreWarning
+from pytest_llmbench.execution.store import SqliteStore
 from pytest_llmbench.models.base import MAX_REPLY_CHARS, ModelReply
 from tests.conftest import EXPLAIN_SCENARIO, read_leaderboard, read_results, write_project
 from tests.llm_server import FakeLLMServer

@@ -10,9 +10,9 @@ from tests.conftest import read_leaderboard, read_results
 
 CONFTEST = """
 import time
-from pytest_llmbench.models.base import ModelReply
+from pytest_llmbench import Model, ModelReply
 
-class Constant:
+class Constant(Model):
     offline = False
 
     def __init__(self, name):

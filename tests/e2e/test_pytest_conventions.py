@@ -26,13 +26,13 @@ ECHO_ADD = "scenarios/generation/AddGreeting.yaml::test_scenario[AddGreeting-Min
 # and behaves as the file behaviour.txt says (bad first answer, raise, ...).
 MODEL_CONFTEST = """
 import asyncio, pathlib
-from pytest_llmbench.models.base import ModelReply
+from pytest_llmbench import Model, ModelReply
 
 HERE = pathlib.Path(__file__).parent
 GOOD = "### src/app.js\\n```javascript\\nexport function add(a, b) {\\n  return a + b;\\n}\\n" \\
     "export function greet(name) {\\n  return `Hello, ${name}!`;\\n}\\n```\\n"
 
-class Mine:
+class Mine(Model):
     offline = False
 
     def __init__(self, name):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.schema.reader import parse_result
+from pytest_llmbench.reporting.reader import parse_result
 from pytest_llmbench.schema.results import SCHEMA_VERSION, ItemResult
 from tests.conftest import REPO, read_leaderboard, read_results
 from tests.e2e.test_gates_and_merge import llmbench

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.airun.answers import AnswerFileError, answer_files, parse_answer_file
+from pytest_llmbench.airun.answers import answer_files, parse_answer_file
 from pytest_llmbench.airun.criteria import criteria_root, read_criteria
 from pytest_llmbench.airun.grading import UNNAMED, read_grading, round_half_even
 from pytest_llmbench.airun.importer import jinja_literal, prompt_template
@@ -18,6 +18,7 @@ from pytest_llmbench.airun.names import (
     scenario_id,
 )
 from pytest_llmbench.airun.summary import Cell, read_summary
+from pytest_llmbench.errors import AnswerFileError
 from pytest_llmbench.formats.render import compile_template, render
 from tests.airun_clones import answer_report, make_criteria, write
 

@@ -13,6 +13,7 @@ from pytest_llmbench.code.complexity import (
     measure,
     measure_file,
 )
+from pytest_llmbench.errors import EslintBroken
 from pytest_llmbench.formats.dataset import SourceFile
 from tests.conftest import REPO
 
@@ -207,7 +208,7 @@ def test_a_broken_eslint_is_one_error_and_lizard_counts_instead(
         (folder / "package.json").write_text('{"name": "x", "version": "0.0.0", "main": "i.js"}')
         (folder / "i.js").write_text("throw new Error('broken on purpose');\n")
     monkeypatch.setattr(eslint_ci, "modules_dir", lambda: tmp_path)
-    with pytest.raises(eslint_ci.EslintBroken, match="ESLint"):
+    with pytest.raises(EslintBroken, match="ESLint"):
         eslint_ci.measure_texts([("a.js", "const a = 1;\n")])
     figures = measure((SourceFile("a.js", "function f(a) { return a ? 1 : 2; }\n"),))
     assert (figures.ci, figures.counter) == (2, "lizard")

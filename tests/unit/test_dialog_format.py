@@ -12,7 +12,7 @@ from pytest_llmbench.errors import FormatError
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import Scenario, load_scenario
 from pytest_llmbench.judging.judge import JudgeSetup
-from pytest_llmbench.models.base import ModelReply, ModelRequest, ToolCall
+from pytest_llmbench.models.base import Model, ModelReply, ModelRequest, ToolCall
 from pytest_llmbench.tasks.case import Case, Generation
 from pytest_llmbench.tasks.dialog import run_dialog_attempt
 from tests.conftest import MINI_SCENARIO
@@ -183,7 +183,7 @@ def test_write_from_a_markdown_reference(tmp_path: Path) -> None:
         _load(root)
 
 
-class _Chatty:
+class _Chatty(Model):
     """A model double that lists files forever and reports 600 tokens per reply."""
 
     name = "chatty"

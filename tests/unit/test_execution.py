@@ -15,7 +15,7 @@ from pytest_llmbench.execution.cache import RequestCache, request_key
 from pytest_llmbench.execution.limiter import MAX_SPACING_S, AdaptiveLimiter
 from pytest_llmbench.execution.managed import ManagedModel, Services
 from pytest_llmbench.execution.retry import RetryPolicy, backoff_delay, with_retries
-from pytest_llmbench.models.base import ModelReply, ModelRequest
+from pytest_llmbench.models.base import Model, ModelReply, ModelRequest
 from pytest_llmbench.models.litellm_model import model_error
 
 REQUEST = ModelRequest(messages=({"role": "user", "content": "hi"},), role="candidate")
@@ -402,7 +402,7 @@ def test_cache_round_trip_and_a_corrupt_row_is_dropped(tmp_path: Path) -> None:
     assert rows.fetchone()[0] == 0  # ... and removed, so the next reply is stored afresh
 
 
-class _Counting:
+class _Counting(Model):
     name = "openai/a"
     offline = False
     api_base = "http://h/v1"

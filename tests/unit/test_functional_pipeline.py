@@ -16,7 +16,7 @@ from pytest_llmbench.execution.cache import request_key
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import load_scenario
 from pytest_llmbench.judging.judge import JudgeSetup
-from pytest_llmbench.models.base import ModelRequest, TaskContext
+from pytest_llmbench.models.base import Model, ModelRequest, TaskContext
 from pytest_llmbench.models.offline import OfflineModel
 from pytest_llmbench.schema.functional import FunctionalResult, TestOutcome
 from pytest_llmbench.schema.results import AttemptResult, MetricResult, StepResult
@@ -363,7 +363,7 @@ def test_each_call_carries_its_items_remaining_chain(case: Case) -> None:
     server.policy.verdict = lambda sid, text, answer: False  # no attempt is the best one
     seen: list[tuple[str, int]] = []
 
-    class Recording:
+    class Recording(Model):
         name = "recording"
         offline = False
 

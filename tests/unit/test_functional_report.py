@@ -9,8 +9,8 @@ import pytest
 
 from pytest_llmbench.judging import formulas, statistics
 from pytest_llmbench.reporting import functional, leaderboard, markdown, viewdata
+from pytest_llmbench.reporting.reader import read_results
 from pytest_llmbench.schema.functional import FunctionalResult
-from pytest_llmbench.schema.reader import read_results
 from pytest_llmbench.schema.results import ItemResult, StepResult, Verdict
 from tests.unit.test_leaderboard import _item
 

@@ -12,26 +12,26 @@ PACKAGE = REPO / "pytest_llmbench"
 
 # Lowest first; a part may import the parts before it, never one after it.
 LAYERS: tuple[str, ...] = (
-    "__init__",
     "redaction",
-    "errors",
     "folders",
     "cpu",
     "schema",
+    "errors",
     "formats",
     "models",
+    "__init__",  # the package's face: re-exports the model interface, results and errors
     "code",
     "judging",
     "tasks",
-    "airun",
     "option_values",
     "settings",
-    "execution",
     "reporting",
+    "execution",
     "collection",
     "runner",
     "fixtures",
     "hookspecs",
+    "airun",  # an adapter of the public AIRUN layout: at the edge, nothing below imports it
     "cli",
     "plugin",
 )
@@ -144,3 +144,21 @@ def test_modules_and_functions_stay_small() -> None:
                 if length > 60:
                     too_long.append(f"{path.relative_to(REPO)}:{node.name}: {length} lines")
     assert too_long == []
+
+
+def test_exceptions_are_defined_in_errors_py() -> None:
+    """One exception tree, documented at the top of errors.py (docs/architecture.md)."""
+    elsewhere = sorted(
+        f"{path.relative_to(REPO)}:{node.name}"
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "errors.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+        and any(
+            (base.id if isinstance(base, ast.Name) else getattr(base, "attr", "")).endswith(
+                ("Error", "Exception", "Warning", "Exhausted", "Stopped", "Failed", "Broken")
+            )
+            for base in node.bases
+        )
+    )
+    assert elsewhere == []

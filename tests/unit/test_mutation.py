@@ -19,9 +19,10 @@ from pytest_llmbench.code.functional.mutation import (
 )
 from pytest_llmbench.code.functional.vitest import NEEDED
 from pytest_llmbench.code.node_packages import modules_dir
+from pytest_llmbench.errors import MutantsError
 from pytest_llmbench.formats.dataset import Dataset, DatasetIndex, SourceFile
 from pytest_llmbench.formats.functional import Functional, HiddenFile
-from pytest_llmbench.formats.mutants import MutantsError, load_mutants
+from pytest_llmbench.formats.mutants import load_mutants
 from pytest_llmbench.formats.scenario import load_scenario
 from tests.conftest import REPO
 

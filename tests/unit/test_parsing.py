@@ -7,10 +7,10 @@ import math
 
 import pytest
 
+from pytest_llmbench.errors import ReportParseError
 from pytest_llmbench.formats.criteria import CriterionStep
 from pytest_llmbench.judging.parsing import (
     ParsedStep,
-    ReportParseError,
     distribution_from_samples,
     grade_distribution_from_logprobs,
     grade_from_text,

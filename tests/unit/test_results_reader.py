@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pytest_llmbench.errors import FormatError
-from pytest_llmbench.schema.reader import MIGRATIONS, ResultError, parse_result, read_results
+from pytest_llmbench.errors import FormatError, ResultError
+from pytest_llmbench.reporting.reader import MIGRATIONS, parse_result, read_results
 from pytest_llmbench.schema.results import SCHEMA_VERSION, ItemResult
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "results-v2.jsonl"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 from dataclasses import asdict
 from pathlib import Path
@@ -135,3 +136,27 @@ def test_a_bad_ini_value_names_the_ini_key(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\nllm_cache = maybe\n")
     with pytest.raises(pytest.UsageError, match=r"^ini llm_cache: expected one of on\|off"):
         _resolved(pytester)
+
+
+def test_every_formula_the_option_accepts_is_defined() -> None:
+    """--llm-score-formula checks names against the vocabulary; the formulas are defined in
+    judging/formulas.py: the two lists are the same."""
+    from pytest_llmbench.judging.formulas import FORMULAS
+    from pytest_llmbench.option_values import formula_name
+    from pytest_llmbench.schema.vocabulary import FORMULA_NAMES
+
+    assert sorted(FORMULAS) == sorted(FORMULA_NAMES)
+    assert formula_name(" unit ") == "unit"
+    with pytest.raises(argparse.ArgumentTypeError, match="accepted: weighted, sum8"):
+        formula_name("best")
+
+
+def test_model_names_are_checked_by_the_registry() -> None:
+    from pytest_llmbench.option_values import model_name
+
+    assert model_name("llmbench/replay/NovaPro") == "llmbench/replay/NovaPro"
+    assert model_name("openai/gpt-4o-mini") == "openai/gpt-4o-mini"
+    with pytest.raises(argparse.ArgumentTypeError, match=r"built-in models: .*llmbench/replay\["):
+        model_name("llmbench/nope")
+    with pytest.raises(argparse.ArgumentTypeError, match="expected a model name"):
+        model_name("two words")

@@ -33,9 +33,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from ...errors import MutantsError
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
-from ...formats.mutants import Mutant, MutantsError, load_mutants
+from ...formats.mutants import Mutant, load_mutants
 from ...formats.paths import safe_path
 from ...schema.functional import FunctionalResult, MutantOutcome, mutation_rate
 from .jest import run_jest, run_jest_bail

@@ -20,8 +20,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import FormatError
-from .results import SCHEMA_VERSION, ItemResult
+from ..errors import FormatError, ResultError
+from ..schema.results import SCHEMA_VERSION, ItemResult
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -60,10 +60,6 @@ MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}
 def _dicts(value: object) -> list[dict[str, Any]]:
     """The dicts of a list (a malformed one is left for validation to report)."""
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-
-
-class ResultError(ValueError):
-    """A line that is not a result this code can read; the message says why."""
 
 
 def parse_result(data: object) -> ItemResult:
