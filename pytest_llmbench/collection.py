@@ -78,8 +78,9 @@ def test_scenario(llmbench_result: ItemResult, request: pytest.FixtureRequest) -
     gate = settings_of(request.config).min_quality
     acc, compl = llmbench_result.accuracy, llmbench_result.completeness
     if gate is not None and acc is not None and compl is not None and quality(acc, compl) < gate:
+        found = quality(acc, compl)
         pytest.fail(
-            f"quality (Acc + Compl)/8 = {quality(acc, compl):.3f} is below --llm-min-quality {gate}",
+            f"quality (Acc + Compl)/8 = {found:.3f} is below --llm-min-quality {gate}",
             pytrace=False,
         )
 

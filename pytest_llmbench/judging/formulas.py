@@ -16,9 +16,9 @@ A is the number of attempts allowed (A = 3 gives the method's (3 - Attempt)/2; A
 gives 1). An item with no generation rate (offline models) gets 0 for the rate term.
 
 `functional` weighs what the answer's code does (F: hidden tests passed / tests, or
-mutants killed / mutants, mean over the item's attempts; 0..1) as much as what the judges or checks
-found (Acc' and Compl'). An item without hidden tests has no F: it is scored by `unit`,
-the same formula with F's half given to the judged terms, so it stays on the same 0..1
+mutants killed / mutants, mean over the item's attempts; 0..1) as much as what the
+judges or checks found (Acc' and Compl'). An item without hidden tests has no F: it is
+scored by `unit`, the same formula with F's half given to the judged terms, so it stays on the same 0..1
 scale with the same do-nothing floor (0), and the row's `formula` then lists both
 (`functional,unit`). Such items are scored, never dropped nor given F = 0.
 

@@ -15,8 +15,8 @@ Per row (besides counts and means):
 - `*_ci`: 95% percentile bootstrap interval of the mean over scored items (seeded).
 - `pass_at_1`, `pass_at_k` (k = attempts allowed): mean over scored items of the unbiased
   pass@k over the attempts run; an attempt passes when its quality (Acc + Compl)/8
-  reaches the pass threshold PASS_THRESHOLD, i.e. a mean grade of 3 ("almost accurate") or better, and its
-  hidden-test run (if any) was not marked tampered.
+  reaches the pass threshold PASS_THRESHOLD, i.e. a mean grade of 3 ("almost
+  accurate") or better, and its hidden-test run (if any) was not marked tampered.
 - `judge_alpha`: Krippendorff's alpha (ordinal) of the judges' argmax grades, one unit per
   scored item x metric of the best attempt; `judge_exact_agreement`: share of judge
   pairs over those units giving the same grade.

@@ -85,7 +85,8 @@ class Row(Schema):
     functional_rate: float | None = Field(
         default=None,
         description="mean of the items' functional rates (hidden tests passed / tests, or "
-        "mutants killed / mutants), 0-1, over the functional items; null when the row has none",
+        "mutants killed / mutants), 0-1, over the functional items; null when the row has "
+        "none",
     )
     functional_rate_ci: list[float] | None = Field(
         default=None, description="95% bootstrap interval of `functional_rate`"

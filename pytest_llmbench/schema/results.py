@@ -360,7 +360,8 @@ class ItemResult(Schema):
     functional_rate: float | None = Field(
         default=None,
         description="mean functional rate over the attempts (hidden tests passed / tests, "
-        "or mutants killed / mutants); null when the scenario has no hidden tests for the dataset",
+        "or mutants killed / mutants); null when the scenario has no hidden tests for the "
+        "dataset",
     )
     pass_at_1: bool | None = Field(
         default=None, description="the first attempt passed every hidden test"

@@ -124,7 +124,8 @@ def test_a_v2_grade_score_is_read_as_its_argmax_in_attempts_and_dialog_turns() -
     turn = {"number": 1, "title": "t", "prompt": "p", "finished": True, "rounds": 1}
     turn |= {"accuracy": metric, "completeness": {"value": None, "grades": []}}
     dialog = {"protocol": "text", "ended": "finished", "turns": [turn]}
-    attempt = {**V1_LINE["attempts"][0], "accuracy": metric, "dialog": dialog}  # type: ignore[index]
+    first = V1_LINE["attempts"][0]  # type: ignore[index]
+    attempt = {**first, "accuracy": metric, "dialog": dialog}
     item = parse_result({**V1_LINE, "schema_version": 2, "attempts": [attempt]})
     (read,) = item.attempts
     assert [g.argmax for g in read.accuracy.grades] == [3]
