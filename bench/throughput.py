@@ -19,14 +19,17 @@ call of a big run over a small one (which also counts each item's evaluation wor
 code metrics, syntax checks, report).
 
     python bench/throughput.py [--items 120] [--latency 0.5] [--concurrency 32]
-                               [--only throughput|overhead|faults|peaks|catalogue|slow ...]
+                               [--only throughput|overhead|faults|peaks|catalogue|slow|stop ...]
 
 `catalogue` runs the real catalogue's single-shot items (every scenario but the dialogs,
 31 items) with a judge and its grader through the server at 1 s latency, 3 attempts,
 concurrency 32: the items' real checks (regexes, syntax-check subprocesses) and code
 metrics run between the calls, so its span/ideal shows what that work costs the calls.
 `slow` is a fault run: 15% of replies trickle their body (far past --llm-timeout=2) and
-15% come back as a 200 with empty choices.
+15% come back as a 200 with empty choices. `stop` is what -x buys and costs: with a judge
+that fails every step (--llm-min-score=0.9), the calls of a full run and of a -x run; with
+one that passes them all, the calls span of a run in the default order and of a -x run
+(items one at a time, in pytest's order).
 
 "wall" is the whole pytest process (start-up, litellm import, collection included);
 "calls span" is from the server's first request received to its last reply sent. The
@@ -160,7 +163,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="repeats of the L = 0 figures")
     parser.add_argument(
         "--only",
-        choices=("throughput", "overhead", "faults", "peaks", "catalogue", "slow"),
+        choices=("throughput", "overhead", "faults", "peaks", "catalogue", "slow", "stop"),
         action="append",
         help="run only these parts (repeatable); default: all",
     )
@@ -197,6 +200,9 @@ def main() -> None:
             faults(server, Path(tmp), args.items, args.concurrency)
         if "slow" in parts:
             slow_faults(server, Path(tmp), 40, args.concurrency)
+        server.policy.latency = args.latency
+        if "stop" in parts:
+            exitfirst(server, Path(tmp), args.items, args.concurrency)
     if "catalogue" in parts:
         catalogue(server, args.concurrency)
     server.stop()
@@ -328,6 +334,27 @@ def faults(server: FakeLLMServer, tmp: Path, items: int, concurrency: int) -> No
         item = json.loads(line)
         if item["status"] != "scored":
             print(f"  {item['scenario']}: {item['status']}: {item.get('reason')}")
+
+
+def exitfirst(server: FakeLLMServer, tmp: Path, items: int, concurrency: int) -> None:
+    """-x: the calls it saves when the first item fails, the time it costs when none does."""
+    gate = "--llm-min-score=0.9"
+    server.policy.verdict = lambda step_id, criterion, answer: False
+    for label, extra in (("default order", ()), ("-x", ("-x",))):
+        project = make_project(tmp / f"stop-fail-{label[:2]}", items)
+        _, calls, _, _ = run_plugin(project, server, concurrency, gate, "--llm-cache=off", *extra)
+        print(f"[stop, every item fails, {label}] items {items}: calls {calls}")
+    server.policy.verdict = lambda step_id, criterion, answer: True
+    for label, extra in (("default order", ()), ("-x", ("-x",))):
+        project = make_project(tmp / f"stop-pass-{label[:2]}", items)
+        _, calls, span, _ = run_plugin(
+            project, server, concurrency, gate, "--llm-cache=off", *extra
+        )
+        ideal = calls * server.policy.latency / concurrency
+        print(
+            f"[stop, every item passes, {label}] items {items}: calls {calls}, calls span "
+            f"{span or 0:.2f} s, ideal {ideal:.2f} s, span/ideal {(span or 0) / ideal:.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ def engine_of(config: pytest.Config) -> Engine:
             workers=int(winput.get("workercount", 1)),
             run_id=winput.get("testrunuid"),
             shared_slots=Path(winput[SLOTS_INPUT]) if SLOTS_INPUT in winput else None,
+            window=config.option.maxfail or None,  # -x, --maxfail: items in pytest's order
         )
     return config.stash[_ENGINE_KEY]
 
@@ -55,11 +56,11 @@ def resumed(config: pytest.Config) -> set[str]:
     return config.stash[RESUMED_KEY]
 
 
-def _job(item: pytest.Item) -> Job:
+def _job(item: pytest.Item, position: int = 0) -> Job:
     from .execution.engine import Job
 
     case, model = item.stash[CASE_KEY]
-    return Job(item.nodeid, case, model)
+    return Job(item.nodeid, case, model, position)
 
 
 def start(session: pytest.Session) -> None:
@@ -72,7 +73,7 @@ def start(session: pytest.Session) -> None:
     winput = _workerinput(config)
     done = resumed(config)
     mine = [
-        item
+        (index, item)
         for index, item in enumerate(session.items)
         if CASE_KEY in item.stash
         and item.nodeid not in done
@@ -86,7 +87,10 @@ def start(session: pytest.Session) -> None:
     ]
     engine = engine_of(config)
     settings = engine.settings
-    jobs = [_job(item) for item in mine]
+    # With -x or --maxfail pytest waits for its items in order and stops at a failure: their
+    # calls are served in that order (the limiter's own order keeps the slots busier).
+    in_order = engine.in_order
+    jobs = [_job(item, index if in_order else 0) for index, item in mine]
     # Every model of the run, so each xdist worker stops before its first call too.
     models = [*settings.models, *settings.judges, *([settings.grader] if settings.grader else [])]
     try:

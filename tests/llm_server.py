@@ -347,7 +347,10 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             if not pause:
-                self.wfile.write(payload)
+                try:
+                    self.wfile.write(payload)
+                except OSError:  # the client went away (a stopped run): nobody reads it
+                    self.close_connection = True
                 return
             try:  # one byte at a time: the client keeps receiving, so no read timeout fires
                 for offset in range(len(payload)):

@@ -5,10 +5,16 @@ Calls are bounded per model by the limiters, not by pytest: every item this proc
 will run is started when collection finishes, and the fixture only waits for its future.
 An item that was not started up front (e.g. one xdist moved here from a crashed worker)
 is started when its fixture asks.
+
+With a `window` (pytest's -x or --maxfail N) at most that many items run at once, taken
+in pytest's order, and their calls are served in that order (Job.position): pytest
+reports them in that order and stops at the N-th failure, so a stopped run has paid for
+little beyond it. The price is the overlap of items, which keeps the slots busy.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Callable, Iterable
@@ -37,6 +43,7 @@ class Job:
     nodeid: str
     case: Case
     model: str
+    position: int = 0  # its calls' place in the limiters' order (ItemState.position)
 
 
 class Engine:
@@ -48,8 +55,11 @@ class Engine:
         workers: int = 1,
         run_id: str | None = None,
         shared_slots: Path | None = None,
+        window: int | None = None,
     ) -> None:
         self.settings = settings
+        self._window = window
+        self._running: asyncio.Semaphore | None = None  # made on the loop, with the window
         self._make_model = make_model
         shared = shared_slots if SHARED_SLOTS_AVAILABLE else None
         self.services = Services(
@@ -75,6 +85,11 @@ class Engine:
         self._stop_reason: str | None = None
         self._cancelled: list[str] = []  # items stopped before they finished
         self._schema_judges: dict[str, bool] = {}
+
+    @property
+    def in_order(self) -> bool:
+        """Whether items run in pytest's order (a window is set)."""
+        return self._window is not None
 
     def model(self, name: str) -> Model:
         if name not in self._models:
@@ -106,7 +121,7 @@ class Engine:
                 continue  # raised again in the item's own fixture, where it is that item's error
             # A second request for an item in this process is a rerun (pytest-rerunfailures):
             # it asks the models again instead of reading the cache.
-            state = ItemState(fresh=job.nodeid in self._given)
+            state = ItemState(fresh=job.nodeid in self._given, position=job.position)
             self._states[job.nodeid] = state
             self._futures[job.nodeid] = submit(self._timed(job.case, model, setup, state))
 
@@ -169,6 +184,16 @@ class Engine:
         return self._schema_judges[judge]
 
     async def _timed(
+        self, case: Case, model: Model, setup: JudgeSetup, state: ItemState
+    ) -> tuple[ItemResult, float]:
+        if self._window is None:
+            return await self._measured(case, model, setup, state)
+        if self._running is None:
+            self._running = asyncio.Semaphore(self._window)
+        async with self._running:  # first come (pytest's order: start()), first served
+            return await self._measured(case, model, setup, state)
+
+    async def _measured(
         self, case: Case, model: Model, setup: JudgeSetup, state: ItemState
     ) -> tuple[ItemResult, float]:
         start = time.perf_counter()

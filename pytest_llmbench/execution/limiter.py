@@ -6,7 +6,9 @@ Waiting calls are served longest chain first (`priority`: how many calls its ite
 still make one after another, models.base.CALLS_AFTER), then in arrival order: the items
 whose work would end last start it sooner, so the run's last calls are not one long
 item's chain behind idle slots (bench/limiter_order.py simulates the orders;
-docs/measurements.md has its figures).
+docs/measurements.md has its figures). A `position` comes before both: with -x or
+--maxfail each call carries its item's place in pytest's order (0 otherwise), so the
+items pytest reports first finish first and a stop comes before most calls are paid.
 
 Calls start at least `spacing()` apart: half the even spacing of a full set of slots
 (the calls' recent time in a slot / (2 x limit)), at most MAX_SPACING_S, and none before
@@ -116,8 +118,9 @@ class AdaptiveLimiter:
         self.in_flight = 0
         self.peak = 0
         self._successes = 0
-        # (-priority, arrival, waiter): a heap, longest chain first, then arrival order.
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        # (position, -priority, arrival, waiter): a heap, earliest item first, then longest
+        # chain, then arrival order.
+        self._waiters: list[tuple[int, int, int, asyncio.Future[None]]] = []
         self._arrivals = itertools.count()
         self.shared = shared
         self.latency_s: float | None = None  # running mean of a call's time in its slot
@@ -127,20 +130,21 @@ class AdaptiveLimiter:
 
     def _wake(self) -> None:
         while self._waiters and self.in_flight < self.limit:
-            _, _, waiter = heapq.heappop(self._waiters)
+            *_, waiter = heapq.heappop(self._waiters)
             if not waiter.done():
                 self.in_flight += 1
                 self.peak = max(self.peak, self.in_flight)
                 waiter.set_result(None)
 
-    async def acquire(self, priority: int = 0) -> None:
-        """Wait for a slot; among waiting calls the highest `priority` goes first."""
+    async def acquire(self, priority: int = 0, position: int = 0) -> None:
+        """Wait for a slot; among waiting calls the lowest `position` goes first, then the
+        highest `priority`."""
         if self.in_flight < self.limit and not self._waiters:
             self.in_flight += 1
             self.peak = max(self.peak, self.in_flight)
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (-priority, next(self._arrivals), waiter))
+        heapq.heappush(self._waiters, (position, -priority, next(self._arrivals), waiter))
         try:
             await waiter
         except asyncio.CancelledError:
@@ -172,8 +176,8 @@ class AdaptiveLimiter:
         )
 
     @asynccontextmanager
-    async def slot(self, priority: int = 0) -> AsyncIterator[None]:
-        await self.acquire(priority)
+    async def slot(self, priority: int = 0, position: int = 0) -> AsyncIterator[None]:
+        await self.acquire(priority, position)
         try:
             await self._paced()
             shared_slot = None if self.shared is None else await self.shared.acquire()

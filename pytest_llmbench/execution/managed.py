@@ -34,6 +34,9 @@ class ItemState:
     budget_stopped: bool = False
     fresh: bool = False  # a rerun: ask the model again, do not read the cache
     calls: int = 0  # calls started for the item
+    # With -x/--maxfail: the item's index in pytest's order, so that its calls are served
+    # before those of later items (0 for all otherwise: the limiter's own order).
+    position: int = 0
 
 
 CURRENT_ITEM: contextvars.ContextVar[ItemState | None] = contextvars.ContextVar(
@@ -98,16 +101,18 @@ def budget_stopped() -> None:
 
 @asynccontextmanager
 async def _timed(limiter: AdaptiveLimiter) -> AsyncIterator[None]:
-    """The limiter's slot, by the item's remaining chain (CALLS_AFTER); the wait for it
-    goes on the task's QueueClock (if it has one)."""
+    """The limiter's slot, by the item's position (ItemState) and its remaining chain
+    (CALLS_AFTER); the wait for it goes on the task's QueueClock (if it has one)."""
     clock, priority = QUEUE_CLOCK.get(), CALLS_AFTER.get()
+    state = CURRENT_ITEM.get()
+    position = state.position if state is not None else 0
     if clock is None:
-        async with limiter.slot(priority):
+        async with limiter.slot(priority, position):
             yield
         return
     start = clock.waiting_since = time.monotonic()
     try:
-        async with limiter.slot(priority):
+        async with limiter.slot(priority, position):
             clock.waiting_since = None
             clock.queued_s += time.monotonic() - start
             yield

@@ -61,6 +61,25 @@ def test_waiting_calls_with_the_longest_chain_after_them_go_first() -> None:
     assert asyncio.run(scenario()) == ["first", "candidate", "late", "evaluator", "grader"]
 
 
+def test_with_positions_the_earliest_item_goes_first_then_the_longest_chain() -> None:
+    async def scenario() -> list[str]:
+        limiter = AdaptiveLimiter(1)
+        order: list[str] = []
+
+        async def call(name: str, chain: int, position: int) -> None:
+            async with limiter.slot(chain, position):
+                order.append(name)
+                await asyncio.sleep(0.01)
+
+        # -x: each call carries its item's place in pytest's order (the first one holds the
+        # slot while the others queue).
+        calls = {"first": (0, 0), "item2": (5, 2), "item1-grader": (0, 1), "item1": (4, 1)}
+        await asyncio.gather(*(call(n, c, p) for n, (c, p) in calls.items()))
+        return order
+
+    assert asyncio.run(scenario()) == ["first", "item1", "item1-grader", "item2"]
+
+
 class _FakeClock:
     """Time that moves only when a call holds its slot (`advance`) or the limiter waits
     (`sleep` wakes at its deadline: sleepers resume in the order they went to sleep)."""
