@@ -4,7 +4,6 @@ used, never when the plugin loads."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +12,7 @@ import pytest
 from . import runner
 from .collection import CASE_KEY
 from .redaction import redact
-from .reporting.item_report import CALLS_KEY, attach
+from .reporting.item_report import attach, attach_calls
 from .settings import settings_of
 
 if TYPE_CHECKING:
@@ -39,7 +38,7 @@ def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
         pytest.skip(RESUME_REASON)  # its stored result is already in the report
     result, seconds = runner.run(item)
     item.stash[runner.PIPELINE_SECONDS] = seconds
-    attach(item, result.model_dump(mode="json"))
+    attach(item, result)
     if result.status == "error":
         pytest.fail(redact(result.reason or "error"), pytrace=False)  # in setup: an error
     if result.status == "skipped":
@@ -47,7 +46,7 @@ def llmbench_result(request: pytest.FixtureRequest) -> ItemResult:
     return result
 
 
-_CALLS_KEY = pytest.StashKey["list[dict[str, Any]]"]()
+_CALLS_KEY = pytest.StashKey["list[CallRecord]"]()
 
 
 def _recorder(request: pytest.FixtureRequest) -> Callable[[Sequence[CallRecord]], None]:
@@ -56,10 +55,8 @@ def _recorder(request: pytest.FixtureRequest) -> Callable[[Sequence[CallRecord]]
     calls = item.stash.setdefault(_CALLS_KEY, [])
 
     def record(new: Sequence[CallRecord]) -> None:
-        calls.extend(c.model_dump(mode="json") for c in new)
-        props = item.user_properties
-        props[:] = [p for p in props if p[0] != CALLS_KEY]
-        props.append((CALLS_KEY, json.dumps(calls)))
+        calls.extend(new)
+        attach_calls(item, calls)
 
     return record
 

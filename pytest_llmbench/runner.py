@@ -10,7 +10,7 @@ import pytest
 
 from .collection import CASE_KEY
 from .errors import ConfigError
-from .reporting.item_report import attach, reason_of, result_of
+from .reporting.item_report import attach, has_result, reason_of
 from .settings import settings_of
 
 if TYPE_CHECKING:  # the engine pulls in the whole pipeline: imported once items run
@@ -131,10 +131,10 @@ def amend_report(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.
         # traceback either way) so that `FAILED ... - reason` names the reason.
         report.longrepr = call.excinfo.getrepr(style="value")
     settled = report.when == "call" or not report.passed
-    if settled and result_of(report) is None and item.nodeid not in resumed(item.config):
+    if settled and not has_result(report) and item.nodeid not in resumed(item.config):
         # e.g. pytest-timeout, a skip marker: the item is recorded all the same, with the reason.
         result = unrun_result(item, reason_of(report), report.skipped)
-        attach(item, result.model_dump(mode="json"), report)
+        attach(item, result, report)
 
 
 def stop(config: pytest.Config, reason: str) -> None:

@@ -78,22 +78,17 @@ class ReportCollector:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # The schema (pydantic) is imported only for reports that carry our data: a run
         # of ordinary tests never loads it.
-        calls = calls_of(report) if report.when == "teardown" else []
-        if calls:
-            from ..schema.results import CallRecord
-
-            self.calls += [CallRecord.model_validate(c) for c in calls]
-        value, outcome = result_of(report), outcome_of(report)
-        if value is None or outcome is None or report.nodeid in self.resumed:
+        if report.when == "teardown":
+            self.calls += calls_of(report)
+        outcome = outcome_of(report)
+        if outcome is None or report.nodeid in self.resumed:
             return
-        from ..schema.results import ItemResult
-
-        finished = datetime.now(UTC).isoformat(timespec="microseconds")
-        self._keep(
-            ItemResult.model_validate(
-                {**value, "nodeid": report.nodeid, "outcome": outcome, "finished_utc": finished}
-            )
-        )
+        result = result_of(report)
+        if result is None:
+            return
+        result.nodeid, result.outcome = report.nodeid, outcome
+        result.finished_utc = datetime.now(UTC).isoformat(timespec="microseconds")
+        self._keep(result)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:

@@ -4,19 +4,25 @@ XML, xdist transport), pytest's outcome, pytest-html columns.
 An item carries its result in `user_properties` under "llmbench", as JSON text (JUnit XML
 writes each value with str()), beside one flat property per headline figure. Ordinary
 tests that call models through the fixtures carry their calls under "llmbench_calls".
-Kept free of heavy imports: it runs for every report of every test.
+Both go on as the schema's models (ItemResult, CallRecord) and come back as them: the
+JSON text is only how they travel. Kept free of heavy imports: it runs for every report
+of every test, and loads the schema only for a report that carries our data.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ..redaction import redact_data
-from ..schema.vocabulary import PROPERTY_KEY
+from ..schema.vocabulary import PROPERTY_KEY, Outcome
+
+if TYPE_CHECKING:
+    from ..schema.results import CallRecord, ItemResult
 
 CALLS_KEY = "llmbench_calls"
 # The flat properties, in order, with the result field each comes from.
@@ -29,40 +35,44 @@ HTML_COLUMNS = (
 )
 
 
-def _usage_total(result: dict[str, Any], field: str) -> float | None:
-    values = [(result.get(u) or {}).get(field) for u in ("candidate_usage", "judge_usage")]
-    known = [v for v in values if v is not None]
-    return sum(known) if known else None
+# Every property an item's result sets (a rerun's result replaces them all).
+PROPERTIES = (*FIGURES, "quality", "tokens", "cost_usd", PROPERTY_KEY)
 
 
-def item_properties(result: dict[str, Any]) -> list[tuple[str, object]]:
-    """The item's figures as flat properties, then the whole result as JSON."""
+def item_properties(result: ItemResult) -> list[tuple[str, object]]:
+    """The item's figures as flat properties, then the whole result as JSON; redacted."""
     from ..judging.formulas import quality
 
-    acc, compl = result.get("accuracy"), result.get("completeness")
-    props: list[tuple[str, object]] = [(k, result.get(k)) for k in FIGURES]
-    props.append(
-        (
-            "quality",
-            round(quality(acc, compl), 4) if acc is not None and compl is not None else None,
-        )
+    acc, compl = result.accuracy, result.completeness
+    usage = (result.candidate_usage, result.judge_usage)
+    costs = [u.cost_usd for u in usage if u.cost_usd is not None]
+    figures: dict[str, object] = {k: getattr(result, k) for k in FIGURES}
+    figures["quality"] = (
+        round(quality(acc, compl), 4) if acc is not None and compl is not None else None
     )
-    tokens = [_usage_total(result, f) for f in ("prompt_tokens", "completion_tokens")]
-    props.append(("tokens", int(sum(t or 0 for t in tokens))))
-    props.append(("cost_usd", _usage_total(result, "cost_usd")))
-    props = [(k, "" if v is None else v) for k, v in props]
-    return [*props, (PROPERTY_KEY, json.dumps(result, ensure_ascii=False))]
+    figures["tokens"] = sum(u.prompt_tokens + u.completion_tokens for u in usage)
+    figures["cost_usd"] = sum(costs) if costs else None
+    props = [(k, "" if v is None else v) for k, v in redact_data(figures).items()]
+    data = redact_data(result.model_dump(mode="json"))
+    return [*props, (PROPERTY_KEY, json.dumps(data, ensure_ascii=False))]
 
 
-def attach(item: pytest.Item, result: dict[str, Any], *reports: pytest.TestReport) -> None:
+def attach(item: pytest.Item, result: ItemResult, *reports: pytest.TestReport) -> None:
     """Put the item's (new) result on the item and on reports already made; a rerun's
     result replaces the earlier one. Redacted here, once: every file of the report dir
     and the terminal get the result from these properties."""
-    names = {name for name, _ in item_properties({})}
-    props = item_properties(redact_data(result))
+    props = item_properties(result)
     for holder in (item.user_properties, *(r.user_properties for r in reports)):
-        holder[:] = [p for p in holder if p[0] not in names]
+        holder[:] = [p for p in holder if p[0] not in PROPERTIES]
         holder.extend(props)
+
+
+def attach_calls(item: pytest.Item, calls: Sequence[CallRecord]) -> None:
+    """Put the calls an ordinary test made through the fixtures on its report (replacing
+    the list attached before)."""
+    props = item.user_properties
+    props[:] = [p for p in props if p[0] != CALLS_KEY]
+    props.append((CALLS_KEY, json.dumps([c.model_dump(mode="json") for c in calls])))
 
 
 def _property(report: pytest.TestReport, key: str) -> Any:
@@ -73,26 +83,40 @@ def _property(report: pytest.TestReport, key: str) -> Any:
     return found
 
 
-def result_of(report: pytest.TestReport) -> dict[str, Any] | None:
+def has_result(report: pytest.TestReport) -> bool:
+    return _property(report, PROPERTY_KEY) is not None
+
+
+def result_of(report: pytest.TestReport) -> ItemResult | None:
+    """The item's result this report carries (None for other tests' reports)."""
     value = _property(report, PROPERTY_KEY)
+    if value is None:
+        return None
+    from ..schema.results import ItemResult
+
     if isinstance(value, str):
-        value = json.loads(value)
-    return value if isinstance(value, dict) else None
+        return ItemResult.model_validate_json(value)
+    return ItemResult.model_validate(value) if isinstance(value, dict) else None
 
 
-def calls_of(report: pytest.TestReport) -> list[dict[str, Any]]:
+def calls_of(report: pytest.TestReport) -> list[CallRecord]:
+    """The calls an ordinary test made through the fixtures (empty for other reports)."""
     value = _property(report, CALLS_KEY)
     calls = json.loads(value) if isinstance(value, str) else value
-    return calls if isinstance(calls, list) else []
+    if not isinstance(calls, list) or not calls:
+        return []
+    from ..schema.results import CallRecord
+
+    return [CallRecord.model_validate(c) for c in calls]
 
 
-def outcome_of(report: pytest.TestReport) -> str | None:
+def outcome_of(report: pytest.TestReport) -> Outcome | None:
     """pytest's outcome of the item once this report settles it; None if it does not
     (a passed setup, a passed teardown, a run pytest-rerunfailures will repeat)."""
     if report.outcome not in ("passed", "failed", "skipped"):
         return None  # "rerun"
     if report.when == "call":
-        return str(report.outcome)
+        return report.outcome
     if report.failed:
         return "error"  # in setup, or in teardown after the call
     return "skipped" if report.skipped and report.when == "setup" else None

@@ -32,13 +32,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..code.answer_metrics import measure_answer
-from ..cpu import off_process
 from ..errors import AttemptFailed, ContextWindowError, DialogEnded, ModelError, RunError
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
-from ..judging.judge import JudgeSetup, call_record
-from ..judging.scoring import attempt_quality, generation_rate, unseen
+from ..judging.judge import call_record
+from ..judging.scoring import unseen
 from ..models.base import (
     QUEUE_CLOCK,
     Model,
@@ -48,8 +46,8 @@ from ..models.base import (
     TaskContext,
     ToolCall,
 )
-from ..schema.code import CodeMetrics
-from ..schema.results import AttemptResult, CallRecord, DialogResult, ToolEvent
+from ..schema.results import CallRecord, DialogResult, ToolEvent
+from .attempt import ItemRun, JudgedAttempt, measure
 from .case import Case, Generation
 from .functional import cancelling, criterion_patterns, finish_tests, start_tests
 from .tools import (
@@ -275,53 +273,39 @@ async def _play(dialog: Dialog, turns: tuple[DialogTurn, ...]) -> tuple[list[Tur
     return runs, ended, reason
 
 
-async def _measure(case: Case, answer: str) -> CodeMetrics:
-    # In a worker process: the metrics would hold this process's GIL (see cpu.py).
-    reference = case.scenario.reference_for(case.dataset)
-    return await off_process(measure_answer, answer, reference, case.dataset, case.complexity)
-
-
-async def run_dialog_attempt(
-    case: Case, model: Model, number: int, gen: Generation, setup: JudgeSetup
-) -> AttemptResult:
+async def run_dialog_attempt(run: ItemRun, number: int) -> JudgedAttempt:
+    case = run.case
     seed = _seed(case)
     with tempfile.TemporaryDirectory(prefix="llmbench-dialog-") as folder:
         workspace = ToolWorkspace(Path(folder))
         workspace.seed(seed)
-        dialog = Dialog(case, model, number, gen, workspace)
+        dialog = Dialog(case, run.model, number, run.gen, workspace)
         try:
             runs, ended, reason = await _play(dialog, case.scenario.turns_for(case.dataset))
         except RunError as exc:
             raise AttemptFailed(exc, dialog.calls) from exc
         final = workspace.files()
-    testing = start_tests(case, gen, lambda: list(final.items()))
+    testing = start_tests(case, run.gen, lambda: list(final.items()))
     seconds = dialog.seconds()
+    answer = fenced_files({p: t for p, t in final.items() if seed.get(p) != t})
+    measuring = asyncio.ensure_future(measure(run, answer))  # while the turns are judged
     degraded = dialog.degraded()  # then not judged; its turns keep their checks
-    judging = replace(setup, judges=()) if degraded else setup
-    scored = await cancelling(score_turns(runs, case.scenario.system, judging), testing)
-    accuracy = unseen(degraded) or scored.accuracy
-    completeness = unseen(degraded) or scored.completeness
-    calls = dialog.calls + [c for o in scored.outcomes for c in o.calls]
-    written = {p: t for p, t in final.items() if seed.get(p) != t}
-    answer = fenced_files(written)
-    code = await _measure(case, answer)
-    rate, basis = generation_rate(dialog.calls)
-    functional = await finish_tests(testing, scored.steps, criterion_patterns(case), False)
-    return AttemptResult(
-        attempt=number,
+    judging = replace(run.setup, judges=()) if degraded else run.setup
+    scored = await cancelling(score_turns(runs, case.scenario.system, judging), testing, measuring)
+    return JudgedAttempt(
+        number=number,
         answer=answer,
-        answer_latency_s=sum(c.latency_s for c in dialog.calls),
-        generation_rate=rate,
-        generation_rate_basis=basis,
-        accuracy=accuracy,
-        completeness=completeness,
-        quality=attempt_quality(accuracy, completeness),
-        degraded=degraded,
+        candidate_calls=dialog.calls,
+        judge_calls=[c for o in scored.outcomes for c in o.calls],
+        accuracy=unseen(degraded) or scored.accuracy,
+        completeness=unseen(degraded) or scored.completeness,
         steps=scored.steps,
         reports=[o.report for o in scored.outcomes],
-        calls=calls,
-        code=code,
-        functional=functional,
+        degraded=degraded,
+        measuring=measuring,
+        finishing=asyncio.ensure_future(
+            finish_tests(testing, scored.steps, criterion_patterns(case), False)
+        ),
         dialog=DialogResult(
             protocol="native" if dialog.native else "text",
             protocol_note=dialog.protocol_note,

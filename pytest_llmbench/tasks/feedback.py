@@ -136,9 +136,11 @@ def gives_feedback(case: Case, gen: Generation) -> bool:
     return gen.feedback and gen.functional and not case.scenario.is_dialog
 
 
-def last_attempt(case: Case, gen: Generation, attempt: AttemptResult) -> bool:
-    """No attempt follows this one: with feedback, it passed every hidden test; else it
-    reached the best quality."""
-    if gives_feedback(case, gen) and attempt.functional is not None:
-        return attempt.functional.all_passed
-    return attempt.quality is not None and attempt.quality >= 1.0
+def last_attempt(
+    case: Case, gen: Generation, quality: float | None, functional: FunctionalResult | None
+) -> bool:
+    """No attempt follows the one of this `quality` and hidden tests' result: with
+    feedback, it passed every hidden test; else it reached the best quality."""
+    if gives_feedback(case, gen) and functional is not None:
+        return functional.all_passed
+    return quality is not None and quality >= 1.0

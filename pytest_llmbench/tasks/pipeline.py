@@ -10,10 +10,9 @@ run while its checks, metrics and judges are done.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
 from statistics import mean
 
-from ..code.answer_metrics import measure_answer, prepare_baseline
+from ..code.answer_metrics import prepare_baseline
 from ..code.checks import run_check
 from ..cpu import off_loop, off_process
 from ..errors import AttemptFailed, RunError
@@ -26,16 +25,12 @@ from ..judging.judge import (
     judge_answer,
 )
 from ..judging.scoring import (
-    attempt_quality,
-    generation_rate,
     metric_result,
     step_results,
     unseen,
 )
 from ..judging.statistics import judge_agreement
 from ..models.base import CALLS_AFTER, Model, ModelRequest, TaskContext
-from ..schema.code import CodeMetrics
-from ..schema.functional import FunctionalResult
 from ..schema.results import (
     AttemptResult,
     CallRecord,
@@ -44,6 +39,7 @@ from ..schema.results import (
     Usage,
 )
 from ..schema.vocabulary import METRICS
+from .attempt import ItemRun, JudgedAttempt, measure
 from .case import Case, Generation
 from .dialog import run_dialog_attempt
 from .feedback import Messages, gives_feedback, last_attempt, next_conversation
@@ -83,23 +79,16 @@ def _chain_after(case: Case, gen: Generation, number: int) -> int:
 
 
 async def run_attempt(
-    case: Case,
-    model: Model,
-    number: int,
-    gen: Generation,
-    setup: JudgeSetup,
-    baseline: asyncio.Future[float | None] | None = None,
-    messages: Messages | None = None,
-    feedback: bool = False,
-    later: list[Awaitable[None]] | None = None,
-) -> AttemptResult:
-    """One attempt (`messages`, `feedback`, `later`: see run_item and _fill_in)."""
+    run: ItemRun, number: int, messages: Messages | None = None, feedback: bool = False
+) -> JudgedAttempt:
+    """Attempt `number`, judged; `messages`: the conversation to send (default: the case's
+    prompt); `feedback`: it carries the previous attempt's failing tests."""
+    case, gen, setup = run.case, run.gen, run.setup
     if case.scenario.is_dialog:
-        return await run_dialog_attempt(case, model, number, gen, setup)
-    reply = await model.complete(_candidate_request(case, number, gen, messages))
+        return await run_dialog_attempt(run, number)
+    reply = await run.model.complete(_candidate_request(case, number, gen, messages))
     testing = start_tests(case, gen, lambda: answer_files(reply.text))
-    calls: list[CallRecord] = [call_record("candidate", reply)]
-    rate, basis = generation_rate(calls)
+    calls = [call_record("candidate", reply)]
     steps, scenario = case.scenario.steps_for(case.dataset), case.scenario
     images = scenario.images if scenario.judge_images else ()
     submission = Submission(scenario.system, case.prompt_text(), reply.text, images)
@@ -109,68 +98,28 @@ async def run_attempt(
     checking = asyncio.ensure_future(
         off_loop(lambda: {id(s.check): run_check(s.check, reply.text) for s in steps if s.check})
     )
-    measuring = asyncio.ensure_future(_measure(case, reply.text, baseline))
+    measuring = asyncio.ensure_future(measure(run, reply.text))
     asking = asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))
     try:
         outcomes: list[JudgeOutcome] = list(await cancelling(asking, checking, measuring, testing))
     except RunError as exc:  # the budget: judge failures leave metrics unscored
         raise AttemptFailed(exc, calls) from exc
     verdicts = await checking
-    code = await measuring if later is None else None
-    calls += [call for outcome in outcomes for call in outcome.calls]
     checked = step_results(steps, lambda check: verdicts[id(check)], outcomes)
     patterns = criterion_patterns(case)
-    finishing = asyncio.ensure_future(finish_tests(testing, checked, patterns, feedback))
-    functional = await finishing if later is None else None
     acc, compl = (unseen(reply.degraded) or metric_result(m, checked, outcomes) for m in METRICS)
-    attempt = AttemptResult(
-        attempt=number,
+    return JudgedAttempt(
+        number=number,
         answer=reply.text,
-        answer_latency_s=reply.latency_s,
-        generation_rate=rate,
-        generation_rate_basis=basis,
+        candidate_calls=calls,
+        judge_calls=[call for outcome in outcomes for call in outcome.calls],
         accuracy=acc,
         completeness=compl,
-        quality=attempt_quality(acc, compl),
         steps=checked,
         reports=[o.report for o in outcomes],
-        calls=calls,
-        code=code,
         degraded=reply.degraded,
-        functional=functional,
-    )
-    if later is not None:
-        later.append(asyncio.ensure_future(_fill_in(attempt, finishing, measuring)))
-    return attempt
-
-
-async def _fill_in(
-    attempt: AttemptResult,
-    finishing: Awaitable[FunctionalResult | None],
-    measuring: Awaitable[CodeMetrics],
-) -> None:
-    """run_attempt's `later`: the attempt's code metrics and hidden tests, which no later
-    attempt depends on, are filled in when they end, while the next attempt's calls go
-    on (without `later` they are awaited in run_attempt). `messages` is the conversation
-    to send (default: the case's prompt); `feedback`: it carries the previous attempt's
-    failing tests. Both are tasks already, so a stopped run that cancels this one leaves
-    no coroutine unawaited."""
-    attempt.code = await measuring
-    attempt.functional = await finishing
-
-
-async def _measure(
-    case: Case, answer: str, baseline: asyncio.Future[float | None] | None
-) -> CodeMetrics:
-    figure = None
-    if baseline is not None:
-        try:
-            figure = await asyncio.shield(baseline)
-        except Exception:  # noqa: S110 - measure_answer meets the same problem and reports it
-            pass
-    reference = case.scenario.reference_for(case.dataset)
-    return await off_process(
-        measure_answer, answer, reference, case.dataset, case.complexity, figure
+        measuring=measuring,
+        finishing=asyncio.ensure_future(finish_tests(testing, checked, patterns, feedback)),
     )
 
 
@@ -249,35 +198,38 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
     A call that fails makes the item an error with that reason; the attempts finished
     before it stay in the result.
     """
-    attempts: list[AttemptResult] = []
     chained = gives_feedback(case, gen)
-    messages: Messages = tuple(case.messages())
-    fed = False
     # The similarity baseline takes CPU seconds for a large dataset: computed while the
     # first attempt's calls run; each attempt's metrics wait for it rather than redo it.
     baseline = asyncio.ensure_future(
         off_process(prepare_baseline, case.scenario.reference_for(case.dataset), case.dataset)
     )
     baseline.add_done_callback(lambda done: done.cancelled() or done.exception())
-    # Without a feedback chain no attempt depends on the one before's hidden tests: they
-    # finish while the next attempts' calls go on, and are collected at the end.
-    later: list[Awaitable[None]] | None = None if chained else []
+    run = ItemRun(case, model, gen, setup, baseline)
+    judged: list[JudgedAttempt] = []
+    messages: Messages = tuple(case.messages())
+    fed, failure = False, None
     for number in range(1, gen.attempts + 1):
         CALLS_AFTER.set(_chain_after(case, gen, number))  # orders its calls (this item only)
         try:
-            attempt = await run_attempt(
-                case, model, number, gen, setup, baseline, messages, fed, later
-            )
+            attempt = await run_attempt(run, number, messages, fed)
         except RunError as exc:
-            paid = exc.calls if isinstance(exc, AttemptFailed) else []
-            await asyncio.gather(*(later or ()))
-            result = summarise(case, model.name, attempts, paid, chained)
-            result.status = "error"
-            result.reason = f"attempt {number}: {exc}"
-            return result
-        attempts.append(attempt)
-        if last_attempt(case, gen, attempt):
+            failure = (number, exc)
             break
-        messages, fed = next_conversation(case, gen, messages, attempt)
-    await asyncio.gather(*(later or ()))
-    return summarise(case, model.name, attempts, feedback=chained)
+        judged.append(attempt)
+        # Without a feedback chain no attempt depends on the one before's hidden tests:
+        # they finish while the next attempts' calls go on, and are collected at the end.
+        functional = (await attempt.result()).functional if chained else None
+        if last_attempt(case, gen, attempt.quality, functional):
+            break
+        if chained:
+            messages, fed = next_conversation(case, gen, messages, await attempt.result())
+    attempts = [await attempt.result() for attempt in judged]
+    if failure is None:
+        return summarise(case, model.name, attempts, feedback=chained)
+    number, error = failure
+    paid = error.calls if isinstance(error, AttemptFailed) else []
+    result = summarise(case, model.name, attempts, paid, chained)
+    result.status = "error"
+    result.reason = f"attempt {number}: {error}"
+    return result

@@ -13,6 +13,8 @@ from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import Scenario, load_scenario
 from pytest_llmbench.judging.judge import JudgeSetup
 from pytest_llmbench.models.base import Model, ModelReply, ModelRequest, ToolCall
+from pytest_llmbench.schema.results import AttemptResult
+from pytest_llmbench.tasks.attempt import ItemRun
 from pytest_llmbench.tasks.case import Case, Generation
 from pytest_llmbench.tasks.dialog import run_dialog_attempt
 from tests.conftest import MINI_SCENARIO
@@ -212,11 +214,12 @@ def test_the_token_limit_ends_the_dialog(tmp_path: Path) -> None:
     scenario = _load(root)
     model = _Chatty()
     setup = JudgeSetup(judges=(), grader=None, grader_samples=1, timeout=5)
-    attempt = asyncio.run(
-        run_dialog_attempt(
-            Case(scenario, scenario.datasets[0]), model, 1, Generation(1, None, None, 5), setup
-        )
-    )
+    run = ItemRun(Case(scenario, scenario.datasets[0]), model, Generation(1, None, None, 5), setup)
+
+    async def whole() -> AttemptResult:
+        return await (await run_dialog_attempt(run, 1)).result()
+
+    attempt = asyncio.run(whole())
     assert attempt.dialog is not None
     assert attempt.dialog.ended == "token limit" and attempt.dialog.tokens == 1800
     assert len(model.requests) == 3  # 600, 1200, 1800: the fourth call is not made

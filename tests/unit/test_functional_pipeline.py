@@ -18,8 +18,10 @@ from pytest_llmbench.formats.scenario import load_scenario
 from pytest_llmbench.judging.judge import JudgeSetup
 from pytest_llmbench.models.base import Model, ModelRequest, TaskContext
 from pytest_llmbench.models.offline import OfflineModel
+from pytest_llmbench.schema.code import CodeMetrics
 from pytest_llmbench.schema.functional import FunctionalResult, TestOutcome
 from pytest_llmbench.schema.results import AttemptResult, MetricResult, StepResult
+from pytest_llmbench.tasks.attempt import ItemRun, measure
 from pytest_llmbench.tasks.case import Case, Generation
 from pytest_llmbench.tasks.feedback import (
     feedback_message,
@@ -191,6 +193,11 @@ def case(tmp_path: Path) -> Case:
     return Case(scenario, scenario.datasets[0])
 
 
+async def _attempt(run: ItemRun) -> AttemptResult:
+    """Attempt 1 of `run`, whole (its code metrics and hidden tests ended)."""
+    return await (await run_attempt(run, 1)).result()
+
+
 def test_the_feedback_chain_continues_the_conversation_and_ends_at_a_pass(case: Case) -> None:
     chained = Generation(3, None, None, 10.0, feedback=True)
     plain = Generation(3, None, None, 10.0)
@@ -204,8 +211,12 @@ def test_the_feedback_chain_continues_the_conversation_and_ends_at_a_pass(case: 
     # With feedback the item ends at the first run passing every test, whatever its
     # quality; without, at the best quality as before.
     passing = attempt(2, run_of(outcome(TEST_NAME, True)), quality=0.5)
-    assert not last_attempt(case, chained, failing) and last_attempt(case, chained, passing)
-    assert last_attempt(case, plain, failing) and not last_attempt(case, plain, passing)
+
+    def last(gen: Generation, done: AttemptResult) -> bool:
+        return last_attempt(case, gen, done.quality, done.functional)
+
+    assert not last(chained, failing) and last(chained, passing)
+    assert last(plain, failing) and not last(plain, passing)
 
 
 def test_the_request_cache_keys_a_feedback_request_on_its_whole_conversation(
@@ -245,7 +256,7 @@ def test_hidden_tests_run_off_the_loop_while_other_calls_go_on(
         setup = JudgeSetup(judges=(), grader=None, grader_samples=1, timeout=10.0)
         gen = Generation(1, None, None, 10.0)
         reference = OfflineModel("llmbench/reference")
-        running = asyncio.ensure_future(run_attempt(case, reference, 1, gen, setup))
+        running = asyncio.ensure_future(_attempt(ItemRun(case, reference, gen, setup)))
         await started.wait()
         other = ModelRequest(
             messages=(), role="candidate", task=TaskContext(case.scenario, case.dataset)
@@ -269,7 +280,8 @@ def test_a_runner_that_cannot_start_is_one_error_line(
     monkeypatch.setitem(verify.RUNNERS, "node", runner)
     setup = JudgeSetup(judges=(), grader=None, grader_samples=1, timeout=10.0)
     gen = Generation(1, None, None, 10.0)
-    result = asyncio.run(run_attempt(case, OfflineModel("llmbench/reference"), 1, gen, setup))
+    run = ItemRun(case, OfflineModel("llmbench/reference"), gen, setup)
+    result = asyncio.run(_attempt(run))
     assert result.functional is not None
     assert result.functional.error == (
         "the hidden tests could not run: No such file or directory (node)"
@@ -399,3 +411,24 @@ def test_without_bubblewrap_the_hidden_tests_are_not_run_and_say_so(
     assert result.unavailable and result.total == 0 and ran == []
     assert result.error is not None and "bubblewrap" in result.error
     assert len(result.error.splitlines()) == 1
+
+
+def test_every_attempt_kind_measures_against_the_items_one_baseline(case: Case) -> None:
+    """tasks.attempt.measure (single-shot answers and dialogs alike) uses the baseline the
+    item computed once, instead of reading the dataset again."""
+    setup = JudgeSetup(judges=(), grader=None, grader_samples=1, timeout=10.0)
+    gen = Generation(1, None, None, 10.0)
+    answer = "### src/app.js\n```javascript\nexport function greet(n) { return n; }\n```\n"
+
+    async def measured(baseline: float | None) -> CodeMetrics:
+        future: asyncio.Future[float | None] = asyncio.get_running_loop().create_future()
+        future.set_result(baseline)
+        return await measure(
+            ItemRun(case, OfflineModel("llmbench/echo"), gen, setup, future), answer
+        )
+
+    given = asyncio.run(measured(0.25))
+    assert case.scenario.reference_for(case.dataset) is not None
+    assert given.similarity_baseline == 0.25 and given.similarity is not None
+    assert given.similarity_normalised == round((given.similarity - 0.25) / 0.75, 4)
+    assert asyncio.run(measured(None)).similarity_baseline != 0.25  # computed from the dataset

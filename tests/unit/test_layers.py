@@ -162,3 +162,20 @@ def test_exceptions_are_defined_in_errors_py() -> None:
         )
     )
     assert elsewhere == []
+
+
+def test_the_longest_import_chain_between_parts_has_at_most_ten_floors() -> None:
+    """A house, not a tower: a part stands one floor above the highest part it imports."""
+    below: dict[str, set[str]] = {}
+    for module, targets in import_graph().items():
+        below.setdefault(_part(module), set()).update(
+            _part(t) for t in targets if _part(t) != _part(module)
+        )
+    floors: dict[str, int] = {}
+
+    def floor(part: str) -> int:
+        if part not in floors:
+            floors[part] = 1 + max((floor(p) for p in below.get(part, ())), default=0)
+        return floors[part]
+
+    assert max(floor(part) for part in below) <= 10, sorted(floors.items(), key=lambda f: -f[1])
