@@ -12,6 +12,7 @@ import pytest
 
 from pytest_llmbench.code.functional import verify
 from pytest_llmbench.code.functional.outcome import Run
+from pytest_llmbench.code.functional.tripwire import Tripwire
 from pytest_llmbench.execution.cache import request_key
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import load_scenario
@@ -195,6 +196,7 @@ def test_hidden_tests_run_off_the_loop_while_other_calls_go_on(
             return Run((outcome(TEST_NAME, True),))
 
         monkeypatch.setitem(verify.RUNNERS, "node", runner)
+        monkeypatch.setattr(verify, "arm_hidden", lambda runner, hidden: Tripwire())  # no canary
         setup = JudgeSetup(judges=(), grader=None, grader_samples=1, timeout=10.0)
         gen = Generation(1, None, None, 10.0)
         reference = OfflineModel("llmbench/reference")

@@ -221,13 +221,15 @@ def test_the_json_report_gives_one_outcome_per_test(tmp_path: Path) -> None:
     }
     (tmp_path / "report.json").write_text(json.dumps(report))
     outcomes = read_report(tmp_path / "report.json", tmp_path)
-    assert [(o.name, o.passed) for o in outcomes] == [
-        ("src/a.test.ts > a adds", True),
-        ("src/a.test.ts > a subtracts", False),
-        ("src/b.test.ts", False),
+    assert [(o.name, o.passed, o.status) for o in outcomes] == [
+        ("src/a.test.ts > a adds", True, "passed"),
+        ("src/a.test.ts > a subtracts", False, "failed"),
+        ("src/a.test.ts > a later", False, "skipped"),
+        ("src/a.test.ts > a someday", False, "skipped"),
+        ("src/b.test.ts", False, "failed"),
     ]
     assert outcomes[1].message == "AssertionError: expected 1 to be 2"
-    assert outcomes[2].message == "Transform failed with 1 error"
+    assert outcomes[4].message == "Transform failed with 1 error"
 
 
 def test_json_lines_of_file_entries_are_read_too(tmp_path: Path) -> None:

@@ -136,8 +136,9 @@ def _first_lines(text: str, count: int = 3) -> str:
 
 
 def read_reports(folder: Path) -> list[TestOutcome]:
-    """Every test case of the launcher's XML reports (TEST-*.xml); skipped ones left out,
-    an unreadable or oversized report ignored."""
+    """Every test case of the launcher's XML reports (TEST-*.xml), a skipped or disabled
+    one (pytest: skip, xfail) as skipped, which counts as not passed; an unreadable or
+    oversized report ignored."""
     outcomes: list[TestOutcome] = []
     for report in sorted(folder.glob("TEST-*.xml")) if folder.is_dir() else []:
         try:
@@ -148,8 +149,6 @@ def read_reports(folder: Path) -> list[TestOutcome]:
             continue
         for case in root.iter("testcase"):
             problems = [c for c in case if c.tag in ("failure", "error", "skipped")]
-            if problems and problems[0].tag == "skipped":
-                continue
             owner = case.get("classname", "").rsplit(".", 1)[-1]
             method = case.get("name", "").removesuffix("()")
             message = ""
@@ -158,7 +157,16 @@ def read_reports(folder: Path) -> list[TestOutcome]:
                 attributes = [detail.get("type", ""), detail.get("message", "")]
                 message = _first_lines(detail.text or ": ".join(filter(None, attributes)))
             name = f"{owner}.{method}" if owner else method
-            outcomes.append(TestOutcome(name=name[:300], passed=not problems, message=message))
+            status = (
+                "passed"
+                if not problems
+                else "skipped"
+                if problems[0].tag == "skipped"
+                else "failed"
+            )
+            outcomes.append(
+                TestOutcome(name=name[:300], passed=not problems, message=message, status=status)
+            )
     return outcomes
 
 

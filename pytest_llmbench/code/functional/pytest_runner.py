@@ -53,18 +53,18 @@ def run_pytest(workspace: Path, tests: list[str], timeout_s: float) -> Run:
     return Run.of(read_reports(reports), outcome)
 
 
-def _is_test_file(path: Path) -> bool:
+def is_test_file(path: Path) -> bool:
     return path.suffix == ".py" and (path.name.startswith("test_") or path.stem.endswith("_test"))
 
 
 def hidden(workspace: Path, hidden_folder: Path, timeout_s: float) -> Run:
     """The hidden tests (acceptance)."""
     tests = sorted(
-        p.relative_to(workspace).as_posix() for p in hidden_folder.rglob("*.py") if _is_test_file(p)
+        p.relative_to(workspace).as_posix() for p in hidden_folder.rglob("*.py") if is_test_file(p)
     )
     return run_pytest(workspace, tests, timeout_s)
 
 
 def suite(workspace: Path, test_files: list[str], timeout_s: float) -> Run:
     """An answer's own tests (mutation mode): its test modules among `test_files`."""
-    return run_pytest(workspace, [f for f in test_files if _is_test_file(Path(f))], timeout_s)
+    return run_pytest(workspace, [f for f in test_files if is_test_file(Path(f))], timeout_s)
