@@ -130,7 +130,7 @@ def test_a_mutant_copy_keeps_the_path_and_the_file_times(tmp_path: Path) -> None
     (mutant,) = load_mutants(ONE, "m.yaml", FILES)
     clean = _fresh(tmp_path, base)
     assert clean == tmp_path / "work" and (clean / "src" / "calc.js").read_text() == CALC
-    work = _fresh(tmp_path, base, mutant)
+    work = _fresh(tmp_path, base, {mutant.file: mutant.apply(CALC)})
     assert work == clean and "n % 2 !== 0" in (work / "src" / "calc.js").read_text()
     stat, original = (work / "src" / "calc.js").stat(), (base / "src" / "calc.js").stat()
     assert stat.st_mtime_ns == original.st_mtime_ns

@@ -31,6 +31,7 @@ from pathlib import Path
 from ...schema.functional import TestOutcome
 from .. import sandbox
 from .outcome import Run
+from .workspace import HIDDEN
 
 SUPPORT = Path(__file__).with_name("java")  # our MockitoExtension, compiled with the tests
 DEFAULT_LIBS = ("/usr/share/java",)
@@ -197,10 +198,12 @@ def _main_sources(workspace: Path) -> list[str]:
 
 
 def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
+    """The test tools' jars first: a class or resource of the answer's named like one of
+    theirs (org.junit..., a junit-platform.properties) is never the one loaded."""
     resources = [
         r for r in ("src/test/resources", "src/main/resources") if (workspace / r).is_dir()
     ]
-    return os.pathsep.join([classes, *resources, *(str(j) for j in jars)])
+    return os.pathsep.join([*(str(j) for j in jars), classes, *resources])
 
 
 def _sandboxed(
@@ -214,6 +217,7 @@ def _sandboxed(
         processes=sandbox.JVM_PROCESS_LIMIT,  # a JVM's threads count
         env=env,
         reads=sorted({jar.parent for jar in tools.jars}),  # shown when behind a closed folder
+        protect=[workspace / HIDDEN],
     )
 
 
@@ -285,9 +289,12 @@ def mockito5_compatible(source: str) -> str:
     return source
 
 
-def suite(workspace: Path, test_files: list[str], timeout_s: float) -> Run:
+def suite(
+    workspace: Path, test_files: list[str], timeout_s: float, *, canaries: str | None = None
+) -> Run:
     """The answer's own tests (workspace-relative paths; .java files are compiled, test
-    classes among them run) on the workspace's code."""
+    classes among them run) on the workspace's code. The launcher has no stop at the
+    first failure: every class runs, `canaries` (the run's canary class) among them."""
     tests = sorted(
         t
         for t in test_files

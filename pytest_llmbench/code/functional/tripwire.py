@@ -9,8 +9,8 @@ tests (mutation mode), a test file of random name added to the run. The answer c
 know them before the run, so code that forges outcomes (reports everything passed, turns
 failures into skips, exits early with status 0, rewrites the report) gives itself away:
 
-- a must-fail canary reported passed, a must-pass one failed, skipped or missing, a canary
-  reported more than once, or
+- a must-fail canary reported passed or skipped, a must-pass one failed, skipped or
+  missing, a canary reported more than once, or
 - a run whose canary failed and whose runner still exited 0 (every runner here exits with
   a failure status when a test failed).
 
@@ -239,8 +239,8 @@ def _finding(canary: Canary, reported: list[TestOutcome]) -> str | None:
         return f"{name} is missing from the results"
     if len(reported) > 1:
         return f"{name} was reported {len(reported)} times"
-    if canary.fails and reported[0].passed:
-        return f"must-fail {name} was reported passed"
+    if canary.fails and reported[0].status != "failed":  # passed, or made a skip
+        return f"must-fail {name} was reported {reported[0].status or 'passed'}"
     if not canary.fails and not reported[0].passed:
         return f"must-pass {name} was reported {reported[0].status or 'failed'}"
     return None
@@ -267,12 +267,13 @@ def arm_hidden(runner: str, hidden: Path) -> Tripwire:
     return tripwire
 
 
-def arm_suite(runner: str, work: Path, tests: list[str]) -> tuple[Tripwire, list[str]]:
+def arm_suite(runner: str, work: Path, tests: list[str]) -> tuple[Tripwire, list[str], str | None]:
     """Canaries for an answer's own tests (mutation mode): a test file of random name in
-    the folder of its first test file (JUnit: src/test/java); the tests to run with it."""
+    the folder of its first test file (JUnit: src/test/java). Returns the tripwire, the
+    tests to run with it and the canary file (workspace-relative)."""
     tripwire = Tripwire()
     if not tests:
-        return tripwire, tests
+        return tripwire, tests, None
     folder = (work / tests[0]).parent
     if runner in ("vitest", "jest"):
         path = tripwire.js_file(folder, ".js")
@@ -282,5 +283,6 @@ def arm_suite(runner: str, work: Path, tests: list[str]) -> tuple[Tripwire, list
         (work / "src/test/java").mkdir(parents=True, exist_ok=True)
         path = tripwire.java_file(work / "src/test/java")
     else:
-        return tripwire, tests
-    return tripwire, [*tests, path.relative_to(work).as_posix()]
+        return tripwire, tests, None
+    canaries = path.relative_to(work).as_posix()
+    return tripwire, [*tests, canaries], canaries
