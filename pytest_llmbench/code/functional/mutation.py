@@ -127,7 +127,7 @@ def answer_files_used(
         if path is None:
             continue
         pure = PurePosixPath(path)
-        if reserved.is_reserved(path) or any(p.startswith(".") for p in pure.parts):
+        if reserved.is_refused(path, text) or any(p.startswith(".") for p in pure.parts):
             continue
         if is_test_path(path):
             used[path] = text
@@ -273,7 +273,7 @@ def run_mutation(
     except MutantsError as exc:
         return _result(functional, started, error=str(exc))
     given = list(answer_files)
-    refused = reserved.evidence(reserved.refused(given))
+    refused = reserved.refused(given)
     used, tests = answer_files_used(given, set(files))
     if not tests:
         return _result(

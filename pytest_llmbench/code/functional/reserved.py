@@ -12,12 +12,16 @@ A path is reserved when
   `org/junit`, `org/opentest4j` or `org/apiguardian` anywhere in it (sources or classes
   that would stand in for JUnit's, e.g. `src/main/java/org/junit/jupiter/api/Assertions.java`).
 
-The workspace builders (workspace.materialise, mutation.answer_files_used) refuse such
-a file and the run is marked tampered with `reserved path: <path>`.
+A Java source that declares a package of those three trees (`package org.junit...;`) is
+refused too, wherever it lies: javac compiles a source it is given in place of the jar's
+class. The workspace builders (workspace.materialise, mutation.answer_files_used) refuse
+such a file and the run is marked tampered with `reserved path: <path>` (or `reserved
+package <package>: <path>`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
@@ -35,6 +39,8 @@ _NAMES = frozenset(
 _SUFFIXES = (".pth", ".pyc")
 _PARTS = frozenset({"node_modules", "_pytest", "pluggy"})
 _TREES = (("META-INF", "services"), ("org", "junit"), ("org", "opentest4j"), ("org", "apiguardian"))
+_JAVA_PACKAGES = [list(tree) for tree in _TREES[1:]]
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 
 
 def _contains(parts: tuple[str, ...], tree: tuple[str, ...]) -> bool:
@@ -55,17 +61,31 @@ def is_reserved(path: str) -> bool:
     return any(_contains(parts, tree) for tree in _TREES)
 
 
-def evidence(paths: Iterable[str]) -> list[str]:
-    """The tamper-evidence lines for answer files at reserved paths."""
-    return [f"reserved path: {path}" for path in paths]
+def java_package(path: str, text: str) -> str | None:
+    """The reserved package a Java source declares (javac compiles it wherever it lies, in
+    place of the tool's own class), or None."""
+    if not path.endswith(".java"):
+        return None
+    found = _PACKAGE.search(text)
+    name = found.group(1) if found else ""
+    return name if name.split(".")[:2] in _JAVA_PACKAGES else None
+
+
+def is_refused(path: str, text: str) -> bool:
+    """An answer file that is not written: at a reserved path, or Java in a reserved package."""
+    return is_reserved(path) or java_package(path, text) is not None
 
 
 def refused(answer_files: Iterable[tuple[str, str]]) -> list[str]:
-    """The answer's files at reserved paths (normalised, sorted): not written, and each an
-    evidence line of a tampered run."""
-    found = set()
-    for written, _ in answer_files:
+    """The evidence lines for the answer's files that are refused (sorted by path): each
+    marks the run tampered."""
+    found: dict[str, str] = {}
+    for written, text in answer_files:
         path, _why = safe_path(written)
-        if path is not None and is_reserved(path):
-            found.add(path)
-    return sorted(found)
+        if path is None:
+            continue
+        if is_reserved(path):
+            found[path] = f"reserved path: {path}"
+        elif (package := java_package(path, text)) is not None:
+            found[path] = f"reserved package {package}: {path}"
+    return [found[path] for path in sorted(found)]

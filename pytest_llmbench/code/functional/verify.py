@@ -65,7 +65,7 @@ def run_acceptance(
         else:
             run = runner(root, hidden, functional.timeout_s)
     run, found = tripwire.check(run)
-    evidence = reserved.evidence(reserved.refused(files)) + found
+    evidence = reserved.refused(files) + found
     return FunctionalResult(
         runner=functional.runner,
         mode="acceptance",

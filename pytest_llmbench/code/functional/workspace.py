@@ -13,7 +13,7 @@ from pathlib import Path
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...formats.paths import safe_path
-from .reserved import is_reserved
+from .reserved import is_refused
 
 HIDDEN = ".llmbench-hidden"
 OUT = ".llmbench-out"
@@ -40,7 +40,7 @@ def materialise(
             _write(root, source.path, source.text)
     for written, text in answer_files:
         path, why = safe_path(written)
-        if path is not None and not is_reserved(path):
+        if path is not None and not is_refused(path, text):
             _write(root, path, text)
     hidden = root / HIDDEN
     shutil.rmtree(hidden, ignore_errors=True)
