@@ -395,3 +395,27 @@ def test_an_equivalent_python_mutant_keeps_the_code_and_changes_the_text() -> No
     assert ast.dump(ast.parse(first)) == ast.dump(ast.parse(source))  # docstring kept too
     assert first.startswith("#!/usr/bin/env python\n# ")
     assert equivalent("data.json", "{}") is None
+
+
+# --- a scenario's process limit reaches the sandbox ---------------------------------------
+
+
+@pytest.mark.parametrize(("processes", "expected"), [(None, "runner's own"), (900, 900)])
+def test_the_scenario_process_limit_is_given_to_the_sandbox(
+    monkeypatch: pytest.MonkeyPatch, processes: int | None, expected: object
+) -> None:
+    from pytest_llmbench.code import sandbox
+
+    seen: list[int] = []
+
+    def run(command: list[str], cwd: Path, **limits: object) -> sandbox.Outcome:
+        seen.append(int(str(limits["processes"])))
+        return sandbox.Outcome(1, "", "")
+
+    monkeypatch.setattr(sandbox, "run", run)
+    functional = Functional(
+        "pytest", "acceptance", "empty", 60.0, (HiddenFile("test_calc.py", HIDDEN),),
+        processes=processes,
+    )  # fmt: skip
+    run_functional(functional, None, [("calc.py", WRONG)])
+    assert seen == [sandbox.PROCESS_LIMIT if processes is None else expected]

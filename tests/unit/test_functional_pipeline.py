@@ -189,7 +189,9 @@ def test_hidden_tests_run_off_the_loop_while_other_calls_go_on(
         loop = asyncio.get_running_loop()
         started, answered = asyncio.Event(), threading.Event()
 
-        def runner(workspace: Path, hidden: Path, timeout: float) -> Run:
+        def runner(
+            workspace: Path, hidden: Path, timeout: float, *, processes: int | None = None
+        ) -> Run:
             seen["app"] = (workspace / "src" / "app.js").read_text().count("greet") > 0
             loop.call_soon_threadsafe(started.set)
             seen["other call answered"] = answered.wait(timeout=30)
@@ -218,7 +220,9 @@ def test_hidden_tests_run_off_the_loop_while_other_calls_go_on(
 def test_a_runner_that_cannot_start_is_one_error_line(
     case: Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def runner(workspace: Path, hidden: Path, timeout: float) -> Run:
+    def runner(
+        workspace: Path, hidden: Path, timeout: float, *, processes: int | None = None
+    ) -> Run:
         raise FileNotFoundError(2, "No such file or directory", "node")
 
     monkeypatch.setitem(verify.RUNNERS, "node", runner)

@@ -176,7 +176,14 @@ def write_config(
     return config
 
 
-def run(workspace: Path, tests: list[str], timeout_s: float, *, canaries: str | None = None) -> Run:
+def run(
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
+) -> Run:
     """The answer's test files `tests` (workspace-relative; those Jest with Babel cannot
     run are left out) under our config. `canaries`: the run's canary file among `tests`
     (tripwire.py), run first; the run then stops at the first failing test file after it
@@ -213,6 +220,7 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, canaries: str | 
         workspace,
         timeout=timeout_s,
         memory_mb=MEMORY_MB,
+        processes=processes or sandbox.PROCESS_LIMIT,
         env=env,
         protect=[workspace / HIDDEN, workspace / OWN],
     )
@@ -220,6 +228,11 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, canaries: str | 
 
 
 def run_jest(
-    workspace: Path, tests: list[str], timeout_s: float, *, canaries: str | None = None
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
 ) -> Run:
-    return run(workspace, tests, timeout_s, canaries=canaries)
+    return run(workspace, tests, timeout_s, canaries=canaries, processes=processes)

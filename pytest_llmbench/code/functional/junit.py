@@ -207,21 +207,28 @@ def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
 
 
 def _sandboxed(
-    command: list[str], workspace: Path, timeout_s: float, env: dict[str, str], tools: Toolchain
+    command: list[str],
+    workspace: Path,
+    timeout_s: float,
+    env: dict[str, str],
+    tools: Toolchain,
+    processes: int | None,
 ) -> sandbox.Outcome:
     return sandbox.run(
         command,
         workspace,
         timeout=timeout_s,
         memory_mb=MEMORY_MB,
-        processes=sandbox.JVM_PROCESS_LIMIT,  # a JVM's threads count
+        processes=processes or sandbox.JVM_PROCESS_LIMIT,  # a JVM's threads count
         env=env,
         reads=sorted({jar.parent for jar in tools.jars}),  # shown when behind a closed folder
         protect=[workspace / HIDDEN],
     )
 
 
-def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) -> Run:
+def run_junit(
+    workspace: Path, tests: list[str], timeout_s: float, what: str, processes: int | None = None
+) -> Run:
     """Compile src/main/java with `tests` (workspace-relative .java files) and run the
     test classes they declare in one JVM; `what` names the tests in a compile error."""
     started = time.monotonic()
@@ -242,7 +249,7 @@ def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) ->
     (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
     javac = [tools.javac, *(f"-J{flag}" for flag in JVM_FLAGS), f"@{work.name}/javac.args"]
     env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
-    compiled = _sandboxed(javac, workspace, timeout_s, env, tools)
+    compiled = _sandboxed(javac, workspace, timeout_s, env, tools, processes)
     if compiled.returncode != 0:
         return Run.broken(f"{what} and src/main/java do not compile: {_compile_errors(compiled)}")
     declared = {class_name(_read(workspace / t), t) for t in tests}
@@ -260,7 +267,7 @@ def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) ->
         *(f"--select-class={name}" for name in selected),
     ]  # fmt: skip
     remaining = max(1.0, timeout_s - (time.monotonic() - started))
-    outcome = _sandboxed(java, workspace, remaining, env, tools)
+    outcome = _sandboxed(java, workspace, remaining, env, tools, processes)
     return Run.of(read_reports(workspace / reports), outcome)
 
 
@@ -271,14 +278,14 @@ def _read(path: Path) -> str:
         return ""
 
 
-def hidden(workspace: Path, hidden: Path, timeout_s: float) -> Run:
+def hidden(workspace: Path, hidden: Path, timeout_s: float, *, processes: int | None = None) -> Run:
     """The hidden JUnit tests (every .java file under `hidden`) on the workspace's code."""
     tests = sorted(
         p.relative_to(workspace).as_posix()
         for p in hidden.rglob("*.java")
         if p.is_file() and not p.is_symlink()
     )
-    return run_junit(workspace, tests, timeout_s, "the hidden tests")
+    return run_junit(workspace, tests, timeout_s, "the hidden tests", processes)
 
 
 def mockito5_compatible(source: str) -> str:
@@ -290,7 +297,12 @@ def mockito5_compatible(source: str) -> str:
 
 
 def suite(
-    workspace: Path, test_files: list[str], timeout_s: float, *, canaries: str | None = None
+    workspace: Path,
+    test_files: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
 ) -> Run:
     """The answer's own tests (workspace-relative paths; .java files are compiled, test
     classes among them run) on the workspace's code. The launcher has no stop at the
@@ -304,4 +316,4 @@ def suite(
         source = _read(workspace / test)
         if (compatible := mockito5_compatible(source)) != source:
             (workspace / test).write_text(compatible, encoding="utf-8")
-    return run_junit(workspace, tests, timeout_s, "the tests")
+    return run_junit(workspace, tests, timeout_s, "the tests", processes)

@@ -63,7 +63,14 @@ from .workspace import materialise
 
 class SuiteRunner(Protocol):
     def __call__(
-        self, workspace: Path, tests: list[str], timeout_s: float, /, *, canaries: str | None = None
+        self,
+        workspace: Path,
+        tests: list[str],
+        timeout_s: float,
+        /,
+        *,
+        canaries: str | None = None,
+        processes: int | None = None,
     ) -> Run: ...
 
 
@@ -177,6 +184,7 @@ class Lab:
     tests: list[str]
     suite: SuiteRunner
     timeout_s: float
+    processes: int | None = None  # the scenario's process limit (None: the runner's)
     limit_s: float = 0.0  # a mutant run's time limit, set by the clean run
     evidence: list[str] = field(default_factory=list)
 
@@ -187,7 +195,10 @@ class Lab:
         tests = sorted(p for p, _ in used if runs_as_test(p))
         (root / "base").mkdir()
         materialise(root / "base", functional, dataset, used)
-        return cls(root, functional.runner, tests, SUITES[functional.runner], functional.timeout_s)
+        suite = SUITES[functional.runner]
+        return cls(
+            root, functional.runner, tests, suite, functional.timeout_s, functional.processes
+        )
 
     def _run(self, changes: Mapping[str, str] | None, timeout_s: float, *, kill: bool) -> Run:
         """One run of the suite on a fresh copy with `changes`; `kill` (a mutant's run: one
@@ -195,7 +206,8 @@ class Lab:
         after its must-fail test, so every canary has run whenever the run stops early."""
         work = _fresh(self.root, self.root / "base", changes)
         tripwire, tests, canaries = arm_suite(self.runner, work, self.tests)
-        run = self.suite(work, tests, timeout_s, canaries=canaries if kill else None)
+        first = canaries if kill else None
+        run = self.suite(work, tests, timeout_s, canaries=first, processes=self.processes)
         run, found = tripwire.check(run)
         self.evidence.extend(line for line in found if line not in self.evidence)
         return run

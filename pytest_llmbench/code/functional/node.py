@@ -58,7 +58,9 @@ def read_results(path: Path) -> list[TestOutcome]:
     return outcomes
 
 
-def run_node(workspace: Path, hidden: Path, timeout_s: float) -> Run:
+def run_node(
+    workspace: Path, hidden: Path, timeout_s: float, *, processes: int | None = None
+) -> Run:
     modules = modules_dir(NEEDED)
     if modules is None:  # verify.MISSING said so before the run; gone meanwhile
         return Run.broken(missing() or "node's test packages are missing")
@@ -86,7 +88,7 @@ def run_node(workspace: Path, hidden: Path, timeout_s: float) -> Run:
         workspace,
         timeout=timeout_s,
         memory_mb=MEMORY_MB,
-        processes=sandbox.RUNNER_PROCESS_LIMIT,
+        processes=processes or sandbox.RUNNER_PROCESS_LIMIT,
         env=env,
         reads=[modules],
         protect=[hidden],

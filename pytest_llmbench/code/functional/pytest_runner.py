@@ -36,7 +36,11 @@ def missing() -> str | None:
 
 
 def run_pytest(
-    workspace: Path, tests: list[str], timeout_s: float, canaries: str | None = None
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    canaries: str | None = None,
+    processes: int | None = None,
 ) -> Run:
     """`tests` (paths relative to the workspace) in one pytest process; per-test outcomes.
     `canaries`: the run's canary module among `tests` (tripwire.py), collected first; the
@@ -63,6 +67,7 @@ def run_pytest(
         workspace,
         timeout=timeout_s,
         memory_mb=MEMORY_MB,
+        processes=processes or sandbox.PROCESS_LIMIT,
         env=env,
         reads=[DRIVER.parent],
         protect=[own],
@@ -74,17 +79,24 @@ def is_test_file(path: Path) -> bool:
     return path.suffix == ".py" and (path.name.startswith("test_") or path.stem.endswith("_test"))
 
 
-def hidden(workspace: Path, hidden_folder: Path, timeout_s: float) -> Run:
+def hidden(
+    workspace: Path, hidden_folder: Path, timeout_s: float, *, processes: int | None = None
+) -> Run:
     """The hidden tests (acceptance)."""
     tests = sorted(
         p.relative_to(workspace).as_posix() for p in hidden_folder.rglob("*.py") if is_test_file(p)
     )
-    return run_pytest(workspace, tests, timeout_s)
+    return run_pytest(workspace, tests, timeout_s, processes=processes)
 
 
 def suite(
-    workspace: Path, test_files: list[str], timeout_s: float, *, canaries: str | None = None
+    workspace: Path,
+    test_files: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
 ) -> Run:
     """An answer's own tests (mutation mode): its test modules among `test_files`."""
     tests = [f for f in test_files if is_test_file(Path(f))]
-    return run_pytest(workspace, tests, timeout_s, canaries)
+    return run_pytest(workspace, tests, timeout_s, canaries, processes)

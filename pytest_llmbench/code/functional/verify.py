@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from ...cpu import cores_per_worker, lower_priority
 from ...formats.dataset import Dataset
@@ -31,7 +31,13 @@ from .tripwire import arm_hidden
 from .vitest import missing as vitest_missing
 from .workspace import materialise
 
-Runner = Callable[[Path, Path, float], Run]
+
+class Runner(Protocol):
+    def __call__(
+        self, workspace: Path, hidden: Path, timeout_s: float, /, *, processes: int | None = None
+    ) -> Run: ...
+
+
 RUNNERS: dict[str, Runner] = {
     "node": run_node,
     "junit": run_junit_hidden,
@@ -63,7 +69,7 @@ def run_acceptance(
         if runner is None:
             run = Run.broken(f"no runner named {functional.runner!r} on this machine")
         else:
-            run = runner(root, hidden, functional.timeout_s)
+            run = runner(root, hidden, functional.timeout_s, processes=functional.processes)
     run, found = tripwire.check(run)
     evidence = reserved.refused(files) + found
     return FunctionalResult(

@@ -139,7 +139,14 @@ def write_config(
     return config
 
 
-def run(workspace: Path, tests: list[str], timeout_s: float, *, canaries: str | None = None) -> Run:
+def run(
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
+) -> Run:
     """The answer's test files `tests` (workspace-relative; those Vitest cannot run are
     left out) under our config. `canaries`: the run's canary file among `tests`
     (tripwire.py), run first; the run then stops at the first failing test after its
@@ -166,6 +173,7 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, canaries: str | 
         workspace,
         timeout=timeout_s,
         memory_mb=MEMORY_MB,
+        processes=processes or sandbox.PROCESS_LIMIT,
         env=env,
         protect=[workspace / HIDDEN, workspace / OWN],
     )
@@ -173,6 +181,11 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, canaries: str | 
 
 
 def run_vitest(
-    workspace: Path, tests: list[str], timeout_s: float, *, canaries: str | None = None
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
 ) -> Run:
-    return run(workspace, tests, timeout_s, canaries=canaries)
+    return run(workspace, tests, timeout_s, canaries=canaries, processes=processes)
