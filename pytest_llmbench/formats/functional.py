@@ -10,6 +10,7 @@
         mutants: functional/.../mutants.yaml             # mutation mode: the mutants (see docs/formats.md)
         base: dataset             # the workspace starts from the dataset's files (or: empty)
         timeout_s: 60             # one test run's time limit
+        processes: 512            # optional: the runs' process/thread limit (default: the runner's)
 
 Every path resolves inside the scenarios root (links included) or the scenario is refused
 with one line naming the field. The tests are never shown to the model.
@@ -41,6 +42,7 @@ class FunctionalSpec(BaseModel):
     mutants: str | None = None
     base: Literal["dataset", "empty"] = "dataset"
     timeout_s: float = Field(default=60.0, gt=0, le=600)
+    processes: int | None = Field(default=None, ge=16, le=4096)
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Functional:
     files: tuple[HiddenFile, ...]  # the hidden tests and their support files
     mutants_text: str | None = None  # the mutants file (YAML), mutation mode
     mutants_file: str | None = None  # its path as the scenario writes it (for error lines)
+    processes: int | None = None  # the runs' process/thread limit; None: the runner's own
 
     @property
     def digest(self) -> str:
@@ -67,6 +70,7 @@ class Functional:
         for f in self.files:
             h.update(f.path.encode() + b"\0" + f.text.encode() + b"\0")
         h.update((self.mutants_text or "").encode())
+        h.update(f"\0{self.processes}".encode())
         return h.hexdigest()[:16]
 
 
@@ -145,5 +149,12 @@ def load_functional(
         raise FormatError(scenario, f"{field_name}.tests", f"has over {MAX_TEST_FILES} files")
     mutants = _mutants(spec, scenario, root, field_name, dataset_files)
     return Functional(
-        spec.runner, spec.mode, spec.base, spec.timeout_s, tuple(files), mutants, spec.mutants
+        spec.runner,
+        spec.mode,
+        spec.base,
+        spec.timeout_s,
+        tuple(files),
+        mutants,
+        spec.mutants,
+        spec.processes,
     )

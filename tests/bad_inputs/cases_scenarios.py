@@ -353,6 +353,14 @@ SCENARIO_CASES: list[Bad] = [
         ("{id}.yaml: functional.Mini.timeout_s", ""),
     ),
     Bad(
+        "functional-processes-too-low",
+        with_files(
+            ref_file("functional/{id}/a.test.mjs", "x"),
+            functional={"Mini": {"tests": "functional/{id}", "processes": 2}},
+        ),
+        ("{id}.yaml: functional.Mini.processes", "greater than or equal to 16"),
+    ),
+    Bad(
         "mutants-missing-file",
         with_files(
             ref_file("functional/{id}/README.md", "x"),

@@ -37,8 +37,15 @@ def test_reports_give_one_outcome_per_test_named_class_dot_method(tmp_path: Path
         "CalcTest.npe",
         "CalcTest$Inner.inner",
         "CalcTest.param(int)[2]",
-    }  # the skipped test is left out, the broken report ignored
+        "CalcTest.off",
+    }  # the broken report ignored
     assert outcomes["CalcTest.adds"].passed and outcomes["CalcTest$Inner.inner"].passed
+    skipped = outcomes["CalcTest.off"]  # counts as not passed
+    assert (skipped.passed, skipped.status) == (False, "skipped")
+    assert (outcomes["CalcTest.adds"].status, outcomes["CalcTest.wrong"].status) == (
+        "passed",
+        "failed",
+    )
     wrong = outcomes["CalcTest.wrong"]
     assert not wrong.passed
     assert wrong.message == "org.opentest4j.AssertionFailedError: expected: <4> but was: <3>"

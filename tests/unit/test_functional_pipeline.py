@@ -12,6 +12,7 @@ import pytest
 
 from pytest_llmbench.code.functional import verify
 from pytest_llmbench.code.functional.outcome import Run
+from pytest_llmbench.code.functional.tripwire import Tripwire
 from pytest_llmbench.execution.cache import request_key
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import load_scenario
@@ -246,13 +247,16 @@ def test_hidden_tests_run_off_the_loop_while_other_calls_go_on(
         loop = asyncio.get_running_loop()
         started, answered = asyncio.Event(), threading.Event()
 
-        def runner(workspace: Path, hidden: Path, timeout: float) -> Run:
+        def runner(
+            workspace: Path, hidden: Path, timeout: float, *, processes: int | None = None
+        ) -> Run:
             seen["app"] = (workspace / "src" / "app.js").read_text().count("greet") > 0
             loop.call_soon_threadsafe(started.set)
             seen["other call answered"] = answered.wait(timeout=30)
             return Run((outcome(TEST_NAME, True),))
 
         monkeypatch.setitem(verify.RUNNERS, "node", runner)
+        monkeypatch.setattr(verify, "arm_hidden", lambda runner, hidden: Tripwire())  # no canary
         setup = JudgeSetup(judges=(), grader=None, grader_samples=1, timeout=10.0)
         gen = Generation(1, None, None, 10.0)
         reference = OfflineModel("llmbench/reference")
@@ -274,7 +278,9 @@ def test_hidden_tests_run_off_the_loop_while_other_calls_go_on(
 def test_a_runner_that_cannot_start_is_one_error_line(
     case: Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def runner(workspace: Path, hidden: Path, timeout: float) -> Run:
+    def runner(
+        workspace: Path, hidden: Path, timeout: float, *, processes: int | None = None
+    ) -> Run:
         raise FileNotFoundError(2, "No such file or directory", "node")
 
     monkeypatch.setitem(verify.RUNNERS, "node", runner)

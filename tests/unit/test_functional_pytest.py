@@ -32,7 +32,7 @@ def pytest_runtest_makereport(item, call):
 """
 
 
-def test_hidden_python_tests_run_on_the_answer_and_its_conftest_is_ignored() -> None:
+def test_hidden_python_tests_run_on_the_answer_and_its_conftest_is_refused() -> None:
     functional = Functional(
         "pytest", "acceptance", "empty", 60.0, (HiddenFile("test_calc.py", HIDDEN_TESTS),)
     )
@@ -48,7 +48,11 @@ def test_hidden_python_tests_run_on_the_answer_and_its_conftest_is_ignored() -> 
     assert by_name["test_calc.test_adds"].passed
     halves = by_name["test_calc.test_halves"]
     assert not halves.passed and "halve(9) should be 4.5" in halves.message
-    assert (result.passed, result.total, result.rate) == (1, 2, 0.5)
+    # the conftest.py was refused (a reserved path): the attempt is marked, with no credit
+    assert (result.passed, result.total, result.rate) == (1, 2, 0.0)
+    assert result.tampered and result.tamper_evidence == ["reserved path: conftest.py"]
+    honest = run_functional(functional, None, [f for f in files if f[0] != "conftest.py"])
+    assert (honest.passed, honest.total, honest.rate, honest.tampered) == (1, 2, 0.5, False)
 
 
 def test_an_answers_python_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> None:

@@ -131,7 +131,7 @@ def test_a_mutant_copy_keeps_the_path_and_the_file_times(tmp_path: Path) -> None
     (mutant,) = load_mutants(ONE, "m.yaml", FILES)
     clean = _fresh(tmp_path, base)
     assert clean == tmp_path / "work" and (clean / "src" / "calc.js").read_text() == CALC
-    work = _fresh(tmp_path, base, mutant)
+    work = _fresh(tmp_path, base, {mutant.file: mutant.apply(CALC)})
     assert work == clean and "n % 2 !== 0" in (work / "src" / "calc.js").read_text()
     stat, original = (work / "src" / "calc.js").stat(), (base / "src" / "calc.js").stat()
     assert stat.st_mtime_ns == original.st_mtime_ns
@@ -222,13 +222,15 @@ def test_the_json_report_gives_one_outcome_per_test(tmp_path: Path) -> None:
     }
     (tmp_path / "report.json").write_text(json.dumps(report))
     outcomes = read_report(tmp_path / "report.json", tmp_path)
-    assert [(o.name, o.passed) for o in outcomes] == [
-        ("src/a.test.ts > a adds", True),
-        ("src/a.test.ts > a subtracts", False),
-        ("src/b.test.ts", False),
+    assert [(o.name, o.passed, o.status) for o in outcomes] == [
+        ("src/a.test.ts > a adds", True, "passed"),
+        ("src/a.test.ts > a subtracts", False, "failed"),
+        ("src/a.test.ts > a later", False, "skipped"),
+        ("src/a.test.ts > a someday", False, "skipped"),
+        ("src/b.test.ts", False, "failed"),
     ]
     assert outcomes[1].message == "AssertionError: expected 1 to be 2"
-    assert outcomes[2].message == "Transform failed with 1 error"
+    assert outcomes[4].message == "Transform failed with 1 error"
 
 
 def test_json_lines_of_file_entries_are_read_too(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from ..node_packages import has_packages, node_missing
 from .jsreport import finish, link_modules, read_options
 from .node import MEMORY_MB
 from .outcome import Run
-from .workspace import HIDDEN
+from .workspace import HIDDEN, OUT
 
 NEEDED = (
     "jest",
@@ -58,8 +58,8 @@ class JestOptions(BaseModel):
 
 
 SETUP = "require('@testing-library/jest-dom');\n"
-# One JSON line per test file as it finishes, in the shape of Jest's --json entries: with
-# `bail`, Jest exits before --json writes anything.
+# One JSON line per test file as it finishes, in the shape of Jest's --json entries (what
+# a run that ends early has finished is kept).
 REPORTER = """\
 const fs = require('fs');
 module.exports = class {
@@ -74,6 +74,18 @@ module.exports = class {
         fullName: t.fullName, status: t.status, failureMessages: t.failureMessages,
       })),
     }) + '\\n');
+  }
+};
+"""
+# The run's canary file first (tripwire.py): it has run whenever `bail` stops the run.
+SEQUENCER = """\
+const Sequencer = require(%(modules)s + '/@jest/test-sequencer').default;
+const first = %(first)s;
+module.exports = class CanariesFirst extends Sequencer {
+  sort(tests) {
+    const put = (list) => [...list.filter((t) => t.path === first), ...list.filter((t) => t.path !== first)];
+    const sorted = super.sort(tests);
+    return Array.isArray(sorted) ? put(sorted) : sorted.then(put);
   }
 };
 """
@@ -97,10 +109,11 @@ module.exports = {
     '\\\\.(png|jpe?g|gif|svg|webp|ico|bmp|woff2?)$': '<rootDir>/%(own)s/stub.js',
   },
   setupFilesAfterEnv: %(setup)s,
-  cacheDirectory: '<rootDir>/%(own)s/cache',
+  cacheDirectory: '<rootDir>/%(output)s/cache',
   testPathIgnorePatterns: ['/node_modules/'],
   watchman: false,
   bail: %(bail)s,
+  testSequencer: '<rootDir>/%(own)s/sequencer.js',
   reporters: [['<rootDir>/%(own)s/reporter.js', { out: %(out)s }]],
 };
 """
@@ -125,14 +138,22 @@ def options(workspace: Path) -> JestOptions:
     return read_options(workspace / HIDDEN / OPTIONS, JestOptions)
 
 
-def write_config(workspace: Path, modules: Path, opts: JestOptions, bail: bool) -> Path:
-    """Our config, setup and stub files in OWN; returns the config's path."""
+def write_config(
+    workspace: Path, modules: Path, opts: JestOptions, canaries: str | None = None
+) -> Path:
+    """Our config, setup, reporter and stub files in OWN (read-only to the run; Jest writes
+    its cache, temporary files and results to OUT); returns the config's path.
+    `canaries`: see run."""
     own = workspace / OWN
     shutil.rmtree(own, ignore_errors=True)
-    (own / "tmp").mkdir(parents=True)
+    own.mkdir()
+    (workspace / OUT / "tmp").mkdir(parents=True, exist_ok=True)
     (own / "setup.js").write_text(SETUP, encoding="utf-8")
     (own / "stub.js").write_text("module.exports = {};\n", encoding="utf-8")
     (own / "reporter.js").write_text(REPORTER, encoding="utf-8")
+    first = json.dumps(str(workspace.resolve() / canaries) if canaries else None)
+    sequencer = SEQUENCER % {"modules": json.dumps(str(modules)), "first": first}
+    (own / "sequencer.js").write_text(sequencer, encoding="utf-8")
     setups = [f"<rootDir>/{OWN}/setup.js"] + [
         f"<rootDir>/{s}" for s in opts.setupFiles if (workspace / s).is_file()
     ]
@@ -145,19 +166,28 @@ def write_config(workspace: Path, modules: Path, opts: JestOptions, bail: bool) 
             "root": json.dumps(str(workspace.resolve())),
             "environment": json.dumps(environment),
             "own": OWN,
+            "output": OUT,
             "setup": json.dumps(setups),
-            "bail": 1 if bail else 0,
-            "out": json.dumps(str(own.resolve() / "results.jsonl")),
+            "bail": 2 if canaries else 0,  # the canary file's failure, then the first other
+            "out": json.dumps(str(workspace.resolve() / OUT / "results.jsonl")),
         },
         encoding="utf-8",
     )
     return config
 
 
-def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = False) -> Run:
+def run(
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
+) -> Run:
     """The answer's test files `tests` (workspace-relative; those Jest with Babel cannot
-    run are left out) under our config; with `bail`, the run stops after the first
-    failing test file."""
+    run are left out) under our config. `canaries`: the run's canary file among `tests`
+    (tripwire.py), run first; the run then stops at the first failing test file after it
+    (a mutant's run: one failure is enough)."""
     runnable = sorted(t for t in tests if t.endswith(SUFFIXES))
     if not runnable:
         return Run.broken("the answer has no JavaScript test files for Jest")
@@ -170,10 +200,10 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = Fal
     if why is not None:
         return Run.broken(why)
     try:
-        config = write_config(workspace, modules, options(workspace), bail)
+        config = write_config(workspace, modules, options(workspace), canaries)
     except ValueError as exc:
         return Run.broken(str(exc))
-    results = workspace / OWN / "results.jsonl"
+    results = workspace / OUT / "results.jsonl"
     command = [
         "node",
         str(modules / "jest" / "bin" / "jest.js"),
@@ -184,17 +214,26 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = Fal
         "--runTestsByPath",
         *runnable,
     ]
-    env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(workspace.resolve() / OWN / "tmp")}
+    env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(workspace.resolve() / OUT / "tmp")}
     outcome = sandbox.run(
-        command, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env, reads=[modules]
+        command,
+        workspace,
+        timeout=timeout_s,
+        memory_mb=MEMORY_MB,
+        processes=processes or sandbox.PROCESS_LIMIT,
+        env=env,
+        reads=[modules],
+        protect=[workspace / HIDDEN, workspace / OWN],
     )
     return finish(results, workspace, outcome)
 
 
-def run_jest(workspace: Path, tests: list[str], timeout_s: float) -> Run:
-    return run(workspace, tests, timeout_s)
-
-
-def run_jest_bail(workspace: Path, tests: list[str], timeout_s: float) -> Run:
-    """For mutant runs: the first failing test file is enough."""
-    return run(workspace, tests, timeout_s, bail=True)
+def run_jest(
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
+) -> Run:
+    return run(workspace, tests, timeout_s, canaries=canaries, processes=processes)

@@ -18,6 +18,7 @@ from .outcome import Run
 _SKIPPED = {"skipped", "pending", "todo", "disabled"}
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _FRAME = re.compile(r"\s+at .+")
+_UNHANDLED = re.compile(r"Vitest caught \d+ unhandled errors?[^\n]*")
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -64,15 +65,21 @@ def _file_outcomes(entry: dict[str, object], workspace: Path) -> list[TestOutcom
     outcomes: list[TestOutcome] = []
     assertions = entry.get("assertionResults")
     for test in assertions if isinstance(assertions, list) else []:
-        if not isinstance(test, dict) or test.get("status") in _SKIPPED:
+        if not isinstance(test, dict):
             continue
         title = str(test.get("fullName") or test.get("title") or "?")
         passed = test.get("status") == "passed"
-        message = "" if passed else clean_message(test.get("failureMessages") or [])
-        outcomes.append(TestOutcome(name=f"{name} > {title}"[:300], passed=passed, message=message))
-    if entry.get("status") == "failed" and all(t.passed for t in outcomes):
+        skipped = test.get("status") in _SKIPPED
+        message = "" if passed or skipped else clean_message(test.get("failureMessages") or [])
+        status = "passed" if passed else "skipped" if skipped else "failed"
+        outcomes.append(
+            TestOutcome(
+                name=f"{name} > {title}"[:300], passed=passed, message=message, status=status
+            )
+        )
+    if entry.get("status") == "failed" and not any(t.status == "failed" for t in outcomes):
         why = clean_message(str(entry.get("message") or "the file failed outside its tests"))
-        outcomes.append(TestOutcome(name=name[:300], passed=False, message=why))
+        outcomes.append(TestOutcome(name=name[:300], passed=False, message=why, status="failed"))
     return outcomes
 
 
@@ -98,7 +105,7 @@ def _entries(text: str) -> list[object]:
 
 def read_report(path: Path, workspace: Path) -> list[TestOutcome]:
     """Per-test outcomes of a Jest-format JSON report, or of JSON lines holding one file's
-    entry each (skipped tests left out); a test file that failed outside its tests (it
+    entry each (skipped and todo tests listed as skipped); a test file that failed outside its tests (it
     did not load, a hook threw) is one failed outcome."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -112,11 +119,12 @@ def read_report(path: Path, workspace: Path) -> list[TestOutcome]:
 
 
 def finish(report: Path, workspace: Path, outcome: sandbox.Outcome) -> Run:
-    """The run from its report; a runner that failed (its exit status) though every test
-    in the report passed (an error outside the tests) gets one failed outcome saying so."""
+    """The run from its report; errors the runner caught outside the tests (Vitest's
+    unhandled errors: only its output tells) are one failed outcome. The exit status says
+    nothing here: a run's canary test always fails (tripwire.py)."""
     tests = read_report(report, workspace)
-    if outcome.returncode not in (0, None) and tests and all(t.passed for t in tests):
-        tail = clean_message(" ".join((outcome.stderr or outcome.stdout).split())[-400:])
-        why = f"the test runner exited with status {outcome.returncode}: {tail}"
-        tests.append(TestOutcome(name="test run", passed=False, message=why))
+    output = _ANSI.sub("", f"{outcome.stdout}\n{outcome.stderr}")
+    if tests and (found := _UNHANDLED.search(output)):
+        why = f"the test runner caught an error outside the tests: {found.group(0)}"
+        tests.append(TestOutcome(name="test run", passed=False, message=why, status="failed"))
     return Run.of(tests, outcome)

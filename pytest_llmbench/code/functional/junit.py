@@ -31,6 +31,7 @@ from pathlib import Path
 from ...schema.functional import TestOutcome
 from .. import sandbox
 from .outcome import Run
+from .workspace import HIDDEN
 
 SUPPORT = Path(__file__).with_name("java")  # our MockitoExtension, compiled with the tests
 DEFAULT_LIBS = ("/usr/share/java",)
@@ -136,8 +137,9 @@ def _first_lines(text: str, count: int = 3) -> str:
 
 
 def read_reports(folder: Path) -> list[TestOutcome]:
-    """Every test case of the launcher's XML reports (TEST-*.xml); skipped ones left out,
-    an unreadable or oversized report ignored."""
+    """Every test case of the launcher's XML reports (TEST-*.xml), a skipped or disabled
+    one (pytest: skip, xfail) as skipped, which counts as not passed; an unreadable or
+    oversized report ignored."""
     outcomes: list[TestOutcome] = []
     for report in sorted(folder.glob("TEST-*.xml")) if folder.is_dir() else []:
         try:
@@ -148,8 +150,6 @@ def read_reports(folder: Path) -> list[TestOutcome]:
             continue
         for case in root.iter("testcase"):
             problems = [c for c in case if c.tag in ("failure", "error", "skipped")]
-            if problems and problems[0].tag == "skipped":
-                continue
             owner = case.get("classname", "").rsplit(".", 1)[-1]
             method = case.get("name", "").removesuffix("()")
             message = ""
@@ -158,7 +158,16 @@ def read_reports(folder: Path) -> list[TestOutcome]:
                 attributes = [detail.get("type", ""), detail.get("message", "")]
                 message = _first_lines(detail.text or ": ".join(filter(None, attributes)))
             name = f"{owner}.{method}" if owner else method
-            outcomes.append(TestOutcome(name=name[:300], passed=not problems, message=message))
+            status = (
+                "passed"
+                if not problems
+                else "skipped"
+                if problems[0].tag == "skipped"
+                else "failed"
+            )
+            outcomes.append(
+                TestOutcome(name=name[:300], passed=not problems, message=message, status=status)
+            )
     return outcomes
 
 
@@ -189,27 +198,37 @@ def _main_sources(workspace: Path) -> list[str]:
 
 
 def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
+    """The test tools' jars first: a class or resource of the answer's named like one of
+    theirs (org.junit..., a junit-platform.properties) is never the one loaded."""
     resources = [
         r for r in ("src/test/resources", "src/main/resources") if (workspace / r).is_dir()
     ]
-    return os.pathsep.join([classes, *resources, *(str(j) for j in jars)])
+    return os.pathsep.join([*(str(j) for j in jars), classes, *resources])
 
 
 def _sandboxed(
-    command: list[str], workspace: Path, timeout_s: float, env: dict[str, str], tools: Toolchain
+    command: list[str],
+    workspace: Path,
+    timeout_s: float,
+    env: dict[str, str],
+    tools: Toolchain,
+    processes: int | None,
 ) -> sandbox.Outcome:
     return sandbox.run(
         command,
         workspace,
         timeout=timeout_s,
         memory_mb=MEMORY_MB,
-        processes=sandbox.JVM_PROCESS_LIMIT,  # a JVM's threads count
+        processes=processes or sandbox.JVM_PROCESS_LIMIT,  # a JVM's threads count
         env=env,
         reads=[SUPPORT, *sorted({jar.parent for jar in tools.jars})],
+        protect=[workspace / HIDDEN],
     )
 
 
-def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) -> Run:
+def run_junit(
+    workspace: Path, tests: list[str], timeout_s: float, what: str, processes: int | None = None
+) -> Run:
     """Compile src/main/java with `tests` (workspace-relative .java files) and run the
     test classes they declare in one JVM; `what` names the tests in a compile error."""
     started = time.monotonic()
@@ -230,7 +249,7 @@ def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) ->
     (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
     javac = [tools.javac, *(f"-J{flag}" for flag in JVM_FLAGS), f"@{work.name}/javac.args"]
     env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
-    compiled = _sandboxed(javac, workspace, timeout_s, env, tools)
+    compiled = _sandboxed(javac, workspace, timeout_s, env, tools, processes)
     if compiled.returncode != 0:
         return Run.broken(f"{what} and src/main/java do not compile: {_compile_errors(compiled)}")
     declared = {class_name(_read(workspace / t), t) for t in tests}
@@ -248,7 +267,7 @@ def run_junit(workspace: Path, tests: list[str], timeout_s: float, what: str) ->
         *(f"--select-class={name}" for name in selected),
     ]  # fmt: skip
     remaining = max(1.0, timeout_s - (time.monotonic() - started))
-    outcome = _sandboxed(java, workspace, remaining, env, tools)
+    outcome = _sandboxed(java, workspace, remaining, env, tools, processes)
     return Run.of(read_reports(workspace / reports), outcome)
 
 
@@ -259,14 +278,14 @@ def _read(path: Path) -> str:
         return ""
 
 
-def hidden(workspace: Path, hidden: Path, timeout_s: float) -> Run:
+def hidden(workspace: Path, hidden: Path, timeout_s: float, *, processes: int | None = None) -> Run:
     """The hidden JUnit tests (every .java file under `hidden`) on the workspace's code."""
     tests = sorted(
         p.relative_to(workspace).as_posix()
         for p in hidden.rglob("*.java")
         if p.is_file() and not p.is_symlink()
     )
-    return run_junit(workspace, tests, timeout_s, "the hidden tests")
+    return run_junit(workspace, tests, timeout_s, "the hidden tests", processes)
 
 
 def mockito5_compatible(source: str) -> str:
@@ -277,9 +296,17 @@ def mockito5_compatible(source: str) -> str:
     return source
 
 
-def suite(workspace: Path, test_files: list[str], timeout_s: float) -> Run:
+def suite(
+    workspace: Path,
+    test_files: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
+) -> Run:
     """The answer's own tests (workspace-relative paths; .java files are compiled, test
-    classes among them run) on the workspace's code."""
+    classes among them run) on the workspace's code. The launcher has no stop at the
+    first failure: every class runs, `canaries` (the run's canary class) among them."""
     tests = sorted(
         t
         for t in test_files
@@ -289,4 +316,4 @@ def suite(workspace: Path, test_files: list[str], timeout_s: float) -> Run:
         source = _read(workspace / test)
         if (compatible := mockito5_compatible(source)) != source:
             (workspace / test).write_text(compatible, encoding="utf-8")
-    return run_junit(workspace, tests, timeout_s, "the tests")
+    return run_junit(workspace, tests, timeout_s, "the tests", processes)

@@ -8,15 +8,26 @@
      `vitest.config.ts`, and not shadowing a dataset module by another extension, as
      `src/util.js` would `src/util.ts`): setup files and test helpers.
    So the answer can change no production code: files it rewrites are dropped. Paths with
-   a `node_modules` or dot-folder part are dropped too. The hidden tests folder (the
-   runner's options) goes to HIDDEN as in acceptance mode.
+   a dot-folder part are dropped too, and files at reserved paths (reserved.py) are
+   dropped and mark the run tampered. The hidden tests folder (the runner's options) goes
+   to HIDDEN as in acceptance mode.
 2. The suite on the unchanged dataset (a fresh copy). Unless every test passes, the rate
    is 0 and the tests are listed in the result.
-3. Each mutant in a fresh copy of the workspace; it is killed when a test fails, the run
-   errors or it hits its time limit (1.5 x the clean run + 10 s, so a slow suite is not
-   rewarded). rate = killed / mutants (schema mutation_rate). Mutant runs use the
-   runner's stop-at-first-failure variant (KILL_SUITES) when it has one. The mutant runs
+3. An equivalent mutant (mutator.equivalent: every mutated file with new comments and
+   blank lines, made afresh for each run): tests that fail on it read the source's text
+   instead of testing its behaviour, and the run is marked tampered, its rate 0.
+4. Each mutant in a fresh copy of the workspace; it is killed when a test fails or the
+   run is stopped at its time limit (1.5 x the clean run + 10 s, so a slow suite is not
+   rewarded); a run that errors before any test ran (nothing compiled, nothing collected)
+   kills nothing. rate = killed / mutants (schema mutation_rate). The mutant runs
    together are bounded by BUDGET_S; mutants left when it runs out count as surviving.
+
+Every run (clean, equivalent, mutants) adds canary tests of its own (tripwire.py), which
+must all run whatever the answer's tests do. A mutant's run needs only one failing test,
+so it runs the canary file first and stops at the first failure after the canaries' own
+(Vitest's and Jest's bail, pytest's --maxfail; JUnit's launcher runs every class): the
+canaries have run whenever a run stops early, and a must-pass canary not run is
+evidence of tampering. A canary that fired marks the result tampered, rate 0.
 
 Runners: `SUITES[name](workspace, test_files, timeout_s) -> Run`, test_files being the
 answer's test files to run (`runs_as_test`: not its mocks, snapshots or fixtures; all of
@@ -29,9 +40,10 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Protocol
 
 from ...errors import MutantsError
 from ...formats.dataset import Dataset
@@ -39,21 +51,40 @@ from ...formats.functional import Functional
 from ...formats.mutants import Mutant, load_mutants
 from ...formats.paths import safe_path
 from ...schema.functional import FunctionalResult, MutantOutcome, mutation_rate
-from .jest import run_jest, run_jest_bail
+from . import reserved
+from .jest import run_jest
 from .junit import suite as run_junit_suite
+from .mutator import equivalent
 from .outcome import Run
 from .pytest_runner import suite as run_pytest_suite
-from .vitest import run_vitest, run_vitest_bail
+from .tripwire import arm_suite
+from .vitest import run_vitest
 from .workspace import materialise
 
-SuiteRunner = Callable[[Path, list[str], float], Run]
+
+class SuiteRunner(Protocol):
+    def __call__(
+        self,
+        workspace: Path,
+        tests: list[str],
+        timeout_s: float,
+        /,
+        *,
+        canaries: str | None = None,
+        processes: int | None = None,
+    ) -> Run: ...
+
+
 SUITES: dict[str, SuiteRunner] = {
     "vitest": run_vitest,
     "jest": run_jest,
     "junit": run_junit_suite,
     "pytest": run_pytest_suite,
 }
-KILL_SUITES: dict[str, SuiteRunner] = {"vitest": run_vitest_bail, "jest": run_jest_bail}
+EQUIVALENT = (
+    "the tests failed on an equivalent mutant (the mutated files with new comments and blank "
+    "lines): they read the source's text instead of testing its behaviour"
+)
 BUDGET_S = 900.0  # all the mutant runs of one attempt together
 _TEST_FOLDERS = {"__tests__", "__mocks__", "__snapshots__", "__fixtures__"}
 _CODE = {".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".java", ".py", ".json"}
@@ -104,7 +135,7 @@ def answer_files_used(
         if path is None:
             continue
         pure = PurePosixPath(path)
-        if "node_modules" in pure.parts or any(p.startswith(".") for p in pure.parts):
+        if reserved.is_refused(path, text) or any(p.startswith(".") for p in pure.parts):
             continue
         if is_test_path(path):
             used[path] = text
@@ -118,17 +149,17 @@ def answer_files_used(
     return sorted(used.items()), sorted(p for p in used if runs_as_test(p))
 
 
-def _fresh(root: Path, base: Path, mutant: Mutant | None = None) -> Path:
-    """A fresh copy of the workspace (with `mutant` applied as its file is copied), always
-    at the same path, every file with its original times: a test cannot tell the clean
-    run from a mutant's by the files' paths, times or order."""
+def _fresh(root: Path, base: Path, changes: Mapping[str, str] | None = None) -> Path:
+    """A fresh copy of the workspace (`changes`: workspace path -> the text it gets instead),
+    always at the same path, every file with its original times: a test cannot tell the
+    clean run from a mutant's by the files' paths, times or order."""
     work = root / "work"
     shutil.rmtree(work, ignore_errors=True)
-    target = (base / mutant.file).resolve() if mutant is not None else None
+    targets = {(base / path).resolve(): text for path, text in (changes or {}).items()}
 
     def copy(source: str, destination: str) -> str:
-        if mutant is not None and Path(source).resolve() == target:
-            text = mutant.apply(Path(source).read_text(encoding="utf-8"))
+        text = targets.get(Path(source).resolve())
+        if text is not None:
             Path(destination).write_text(text, encoding="utf-8")
             shutil.copystat(source, destination)
             return destination
@@ -139,41 +170,74 @@ def _fresh(root: Path, base: Path, mutant: Mutant | None = None) -> Path:
 
 
 def killed(run: Run) -> bool:
-    """A mutant's run killed it: a test failed, or the run errored or hit its limit."""
-    return run.error is not None or run.passed < len(run.tests)
+    """A mutant's run killed it: a test failed, or the run was stopped at a limit. A run
+    that errored before any test ran (nothing compiled, nothing collected) kills nothing."""
+    return run.stopped is not None or (bool(run.tests) and run.passed < len(run.tests))
 
 
 @dataclass
 class Lab:
-    """One answer's suite in its workspace (under `root`), run clean and on mutants."""
+    """One answer's suite in its workspace (under `root`), run clean and on mutants. Every
+    run has canaries of its own (tripwire.py); what they found gathers in `evidence`."""
 
     root: Path
+    runner: str
     tests: list[str]
     suite: SuiteRunner
-    kill: SuiteRunner
     timeout_s: float
+    processes: int | None = None  # the scenario's process limit (None: the runner's)
     limit_s: float = 0.0  # a mutant run's time limit, set by the clean run
+    evidence: list[str] = field(default_factory=list)
 
     @classmethod
     def build(
         cls, root: Path, functional: Functional, dataset: Dataset, used: list[tuple[str, str]]
     ) -> Lab:
-        suite = SUITES[functional.runner]
         tests = sorted(p for p, _ in used if runs_as_test(p))
         (root / "base").mkdir()
         materialise(root / "base", functional, dataset, used)
-        kill = KILL_SUITES.get(functional.runner, suite)
-        return cls(root, tests, suite, kill, functional.timeout_s)
+        suite = SUITES[functional.runner]
+        return cls(
+            root, functional.runner, tests, suite, functional.timeout_s, functional.processes
+        )
+
+    def _run(self, changes: Mapping[str, str] | None, timeout_s: float, *, kill: bool) -> Run:
+        """One run of the suite on a fresh copy with `changes`; `kill` (a mutant's run: one
+        failing test is enough) runs the canary file first and stops at the first failure
+        after its must-fail test, so every canary has run whenever the run stops early."""
+        work = _fresh(self.root, self.root / "base", changes)
+        tripwire, tests, canaries = arm_suite(self.runner, work, self.tests)
+        first = canaries if kill else None
+        run = self.suite(work, tests, timeout_s, canaries=first, processes=self.processes)
+        run, found = tripwire.check(run)
+        self.evidence.extend(line for line in found if line not in self.evidence)
+        return run
 
     def clean(self) -> Run:
         started = time.monotonic()
-        run = self.suite(_fresh(self.root, self.root / "base"), self.tests, self.timeout_s)
+        run = self._run(None, self.timeout_s, kill=False)
         self.limit_s = min(2 * self.timeout_s, 1.5 * (time.monotonic() - started) + 10)
         return run
 
     def mutant(self, mutant: Mutant) -> Run:
-        work = _fresh(self.root, self.root / "base", mutant)
-        return self.kill(work, self.tests, self.limit_s or self.timeout_s)
+        text = (self.root / "base" / mutant.file).read_text(encoding="utf-8")
+        changes = {mutant.file: mutant.apply(text)}
+        return self._run(changes, self.limit_s or self.timeout_s, kill=True)
+
+    def equivalent(self, mutants: list[Mutant]) -> bool:
+        """The tests fail on an equivalent mutant of every mutated file (mutator.equivalent,
+        new comments and blank lines): they tell the text, not the behaviour."""
+        changes: dict[str, str] = {}
+        for file in sorted({m.file for m in mutants}):
+            rewritten = equivalent(file, _text(self.root / "base" / file))
+            if rewritten is not None:
+                changes[file] = rewritten
+        limit = self.limit_s or self.timeout_s
+        return bool(changes) and killed(self._run(changes, limit, kill=True))
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
 
 
 def _mutant_runs(lab: Lab, mutants: list[Mutant]) -> tuple[list[MutantOutcome], str | None]:
@@ -190,6 +254,8 @@ def _mutant_runs(lab: Lab, mutants: list[Mutant]) -> tuple[list[MutantOutcome], 
         outcomes.append(
             MutantOutcome(id=mutant.id, description=mutant.description, killed=killed(run))
         )
+        if lab.evidence:  # a tripwire fired: the figure is 0 whatever the rest do
+            return outcomes, None
     return outcomes, None
 
 
@@ -219,11 +285,16 @@ def run_mutation(
         mutants = load_mutants(functional.mutants_text or "", source, files)
     except MutantsError as exc:
         return _result(functional, started, error=str(exc))
-    used, tests = answer_files_used(answer_files, set(files))
+    given = list(answer_files)
+    refused = reserved.refused(given)
+    used, tests = answer_files_used(given, set(files))
     if not tests:
-        return _result(functional, started, error="the answer gives no test files")
+        return _result(
+            functional, started, error="the answer gives no test files", **_marks(refused)
+        )
     with tempfile.TemporaryDirectory(prefix="llmbench-tests-") as folder:
         lab = Lab.build(Path(folder), functional, dataset, used)
+        lab.evidence.extend(refused)
         clean = lab.clean()
         fields: dict[str, object] = {
             "passed": clean.passed,
@@ -231,9 +302,19 @@ def run_mutation(
             "tests": list(clean.tests),
             "error": clean.error,
         }
-        if not clean.all_passed:
-            return _result(functional, started, **fields)
-        outcomes, stopped = _mutant_runs(lab, mutants)
-    done = sum(m.killed for m in outcomes)
-    fields.update(mutants=outcomes, error=stopped, rate=mutation_rate(True, done, len(mutants)))
-    return _result(functional, started, **fields)
+        if clean.all_passed and not lab.evidence:
+            if lab.equivalent(mutants):
+                lab.evidence.append(EQUIVALENT)
+            else:
+                outcomes, stopped = _mutant_runs(lab, mutants)
+                done = sum(m.killed for m in outcomes)
+                rate = mutation_rate(True, done, len(mutants))
+                fields.update(mutants=outcomes, error=stopped, rate=rate)
+    return _result(functional, started, **{**fields, **_marks(lab.evidence)})
+
+
+def _marks(evidence: list[str]) -> dict[str, object]:
+    """A tampered result's fields (its figure 0), or none."""
+    if not evidence:
+        return {}
+    return {"tampered": True, "tamper_evidence": list(evidence), "rate": 0.0}

@@ -14,9 +14,12 @@ next to a number: off by one), bool (true / false), negate (an if condition), re
 
 from __future__ import annotations
 
+import io
 import json
 import random
+import re
 import tempfile
+import tokenize
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import zip_longest
@@ -137,3 +140,72 @@ def to_yaml(entries: list[dict[str, object]], header: str) -> str:
     comment = "".join(f"# {line}\n".replace("# \n", "#\n") for line in header.splitlines())
     body = yaml.safe_dump(entries, sort_keys=False, allow_unicode=True, width=100)
     return comment + body
+
+
+# --- equivalent mutants ------------------------------------------------------------------
+# A rewrite that keeps a file's behaviour, made afresh for every run: tests that fail on it
+# read the source's text instead of running it (mutation.py marks them).
+_COMMENT = {".py": "#", ".java": "//"} | dict.fromkeys(
+    (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts"), "//"
+)
+_HEADER = re.compile(r"^(#!.*|#.*coding[:=].*|\s*)$")  # lines that must stay first (Python)
+_NOTES = ("keep in sync", "see the notes", "reviewed", "checked", "tidy up later", "owner")
+
+
+def _note(mark: str) -> str:
+    shuffler = random.SystemRandom()
+    return f"{mark} {shuffler.choice(_NOTES)} ({shuffler.randint(1000, 999999)})"
+
+
+def _python_blank_lines(text: str) -> str:
+    """Blank lines after some logical lines (tokenize finds where each one ends); the text
+    unchanged when it does not tokenize."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    ends = {t.end[0] for t in tokens if t.type == tokenize.NEWLINE}
+    return _blank_after(text, ends)
+
+
+def _script_blank_lines(text: str, suffix: str) -> str:
+    """Blank lines after some statements ending a line with `;`, where no string may span
+    lines (no template literal, text block or line continuation in the file); JSX left as is."""
+    if suffix in (".jsx", ".tsx") or "`" in text or '"""' in text or "\\\n" in text:
+        return text
+    lines = text.split("\n")
+    return _blank_after(text, {n for n, line in enumerate(lines, 1) if line.rstrip().endswith(";")})
+
+
+def _blank_after(text: str, line_numbers: set[int]) -> str:
+    shuffler = random.SystemRandom()
+    chosen = {n for n in line_numbers if shuffler.random() < 0.3} or set(list(line_numbers)[:1])
+    lines = text.split("\n")
+    out: list[str] = []
+    for number, line in enumerate(lines, 1):
+        out.append(line)
+        if number in chosen and number < len(lines):
+            out.append("")
+    return "\n".join(out)
+
+
+def equivalent(path: str, text: str) -> str | None:
+    """`text` (the file at `path`) with its behaviour kept: a comment line after its header
+    lines, one at its end, blank lines where no string can span them; None for a kind of
+    file this cannot rewrite."""
+    suffix = Path(path).suffix
+    mark = _COMMENT.get(suffix)
+    if mark is None:
+        return None
+    if suffix == ".py":
+        text = _python_blank_lines(text)
+    else:
+        text = _script_blank_lines(text, suffix)
+    lines = text.split("\n")
+    keep = 0
+    while keep < min(2, len(lines)) and lines[keep].startswith("#!" if mark == "//" else "#"):
+        if mark == "#" and not _HEADER.match(lines[keep]):
+            break
+        keep += 1
+    body = "\n".join([*lines[:keep], _note(mark), *lines[keep:]])
+    return body + ("" if body.endswith("\n") else "\n") + _note(mark) + "\n"

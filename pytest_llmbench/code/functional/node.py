@@ -10,6 +10,7 @@ from ...schema.functional import TestOutcome
 from .. import sandbox
 from ..node_packages import modules_dir, node_missing
 from .outcome import Run
+from .workspace import OUT
 
 NEEDED = (
     "esbuild",
@@ -20,6 +21,10 @@ NEEDED = (
     "@testing-library/user-event",
 )
 MEMORY_MB = 2048  # jsdom and esbuild in one process; RLIMIT_DATA, not address space
+# No code compiled from strings in Node's realm: the app runs in a jsdom page, and an object
+# of Node's realm within its reach (`x.constructor.constructor('return process')()`) would
+# hand it Node. The page's own realm keeps eval and Function (Angular's JIT compiler).
+NODE_FLAGS = ("--disallow-code-generation-from-strings",)
 
 
 def missing() -> str | None:
@@ -28,7 +33,8 @@ def missing() -> str | None:
 
 
 def read_results(path: Path) -> list[TestOutcome]:
-    """The reporter's lines (reporter.mjs); a line that is not one is ignored."""
+    """The reporter's lines (reporter.mjs); a line that is not one is ignored. A skipped
+    or todo test is listed as skipped: it counts as not passed."""
     outcomes: list[TestOutcome] = []
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -37,13 +43,14 @@ def read_results(path: Path) -> list[TestOutcome]:
     for line in lines:
         try:
             row = json.loads(line)
-            if row.get("skipped"):
-                continue
+            skipped = bool(row.get("skipped"))
+            passed = bool(row["passed"]) and not skipped
             outcomes.append(
                 TestOutcome(
                     name=str(row["name"])[:300],
-                    passed=bool(row["passed"]),
+                    passed=passed,
                     message=str(row.get("message", ""))[:600],
+                    status="skipped" if skipped else "passed" if passed else "failed",
                 )
             )
         except (ValueError, KeyError, TypeError, AttributeError):
@@ -51,30 +58,39 @@ def read_results(path: Path) -> list[TestOutcome]:
     return outcomes
 
 
-def run_node(workspace: Path, hidden: Path, timeout_s: float) -> Run:
+def run_node(
+    workspace: Path, hidden: Path, timeout_s: float, *, processes: int | None = None
+) -> Run:
     modules = modules_dir(NEEDED)
     if modules is None:  # verify.MISSING said so before the run; gone meanwhile
         return Run.broken(missing() or "node's test packages are missing")
     tests = sorted(p.relative_to(workspace).as_posix() for p in hidden.rglob("*.test.mjs"))
     if not tests:
         return Run.broken("the hidden tests folder has no *.test.mjs file")
-    results = hidden / "results.jsonl"
+    results = workspace / OUT / "results.jsonl"
     command = [
         "node",
+        *NODE_FLAGS,
         "--test",
         "--test-concurrency=1",
         f"--test-reporter=./{hidden.name}/reporter.mjs",
-        f"--test-reporter-destination=./{hidden.name}/{results.name}",
+        f"--test-reporter-destination=./{OUT}/{results.name}",
         *tests,
     ]
-    env = {"LLMBENCH_WORKSPACE": str(workspace.resolve()), "LLMBENCH_NODE_MODULES": str(modules)}
+    env = {
+        "LLMBENCH_WORKSPACE": str(workspace.resolve()),
+        "LLMBENCH_NODE_MODULES": str(modules),
+        # the test files' own processes too, whatever node passes on to them
+        "NODE_OPTIONS": " ".join(NODE_FLAGS),
+    }
     outcome = sandbox.run(
         command,
         workspace,
         timeout=timeout_s,
         memory_mb=MEMORY_MB,
-        processes=sandbox.RUNNER_PROCESS_LIMIT,
+        processes=processes or sandbox.RUNNER_PROCESS_LIMIT,
         env=env,
         reads=[modules],
+        protect=[hidden],
     )
     return Run.of(read_results(results), outcome)

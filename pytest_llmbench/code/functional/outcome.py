@@ -12,6 +12,8 @@ from .. import sandbox
 class Run:
     tests: tuple[TestOutcome, ...]
     error: str | None = None  # the run could not start or did not finish
+    returncode: int | None = None  # the runner's exit status (None: stopped, or never started)
+    stopped: str | None = None  # the sandbox's limit that stopped the run ("time limit", ...)
 
     @property
     def passed(self) -> int:
@@ -33,4 +35,4 @@ class Run:
         elif not tests:
             tail = (outcome.stderr or outcome.stdout).strip().splitlines()[-3:]
             error = "no test ran" + (f": {' '.join(tail)[:400]}" if tail else "")
-        return cls(tuple(tests), error)
+        return cls(tuple(tests), error, outcome.returncode, outcome.killed)

@@ -1,12 +1,15 @@
 """Python tests run by pytest: hidden tests (`test_*.py` in the hidden folder) against the
 workspace's code, or an answer's own tests (mutation mode), in the sandbox.
 
-Our own configuration only: `-c` names an empty ini file of ours (an answer's pytest.ini,
-setup.cfg or pyproject settings, addopts included, are not read), `--noconftest` (an
-answer's conftest.py is never imported: it could rewrite outcomes), no plugin autoload
-(PYTEST_DISABLE_PLUGIN_AUTOLOAD), no cache. The workspace is on PYTHONPATH, so tests
-import its modules by their names. Outcomes come from pytest's JUnit XML, named
-`module.test` (`module.Class.test` inside a class).
+pytest starts from our driver (pydriver/driver.py) under `python -I`: pytest is imported
+before the workspace is on sys.path, and the workspace is appended (not prepended), as
+are the test files' folders (`--import-mode=append`), so no answer file can shadow pytest
+or the standard library. Our own configuration only: `-c` names an empty ini file of
+ours (an answer's pytest.ini, setup.cfg or pyproject settings, addopts included, are not
+read), `--noconftest` (a conftest.py is refused anyway: reserved.py), no plugin autoload
+(PYTEST_DISABLE_PLUGIN_AUTOLOAD), no cache, no bytecode written. Outcomes come from
+pytest's JUnit XML, written to OUT, named `module.test` (`module.Class.test` inside a
+class); the run's canaries (tripwire.py) check them and the exit status.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ from pathlib import Path
 from .. import sandbox
 from .junit import read_reports
 from .outcome import Run
-from .workspace import HIDDEN
+from .workspace import HIDDEN, OUT
 
 MEMORY_MB = 1024
 _REPORTS = "pytest-reports"
+DRIVER = Path(__file__).with_name("pydriver") / "driver.py"
 
 
 def missing() -> str | None:
@@ -31,40 +35,68 @@ def missing() -> str | None:
     return None
 
 
-def run_pytest(workspace: Path, tests: list[str], timeout_s: float) -> Run:
-    """`tests` (paths relative to the workspace) in one pytest process; per-test outcomes."""
+def run_pytest(
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    canaries: str | None = None,
+    processes: int | None = None,
+) -> Run:
+    """`tests` (paths relative to the workspace) in one pytest process; per-test outcomes.
+    `canaries`: the run's canary module among `tests` (tripwire.py), collected first; the
+    run then stops at the first failing test after its must-fail one."""
     if not tests:
         return Run.broken("no test file to run (test_*.py or *_test.py)")
     own = workspace / HIDDEN
     own.mkdir(exist_ok=True)
     (own / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    reports = own / _REPORTS
+    reports = workspace / OUT / _REPORTS
     command = [
-        sys.executable, "-m", "pytest", "-q", "-c", f"{HIDDEN}/pytest.ini", "--rootdir", ".",
+        sys.executable, "-I", "-B", str(DRIVER), str(workspace.resolve()),
+        "-q", "-c", f"{HIDDEN}/pytest.ini", "--rootdir", ".", "--import-mode=append",
         "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
-        f"--junitxml={HIDDEN}/{_REPORTS}/TEST-pytest.xml", *tests,
+        f"--junitxml={OUT}/{_REPORTS}/TEST-pytest.xml",
     ]  # fmt: skip
-    env = {
-        "PYTHONPATH": str(workspace.resolve()),
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
-    outcome = sandbox.run(command, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env)
+    if canaries:
+        command.append("--maxfail=2")
+        tests = [canaries, *(t for t in tests if t != canaries)]
+    command.extend(tests)
+    env = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    outcome = sandbox.run(
+        command,
+        workspace,
+        timeout=timeout_s,
+        memory_mb=MEMORY_MB,
+        processes=processes or sandbox.PROCESS_LIMIT,
+        env=env,
+        reads=[DRIVER.parent],
+        protect=[own],
+    )
     return Run.of(read_reports(reports), outcome)
 
 
-def _is_test_file(path: Path) -> bool:
+def is_test_file(path: Path) -> bool:
     return path.suffix == ".py" and (path.name.startswith("test_") or path.stem.endswith("_test"))
 
 
-def hidden(workspace: Path, hidden_folder: Path, timeout_s: float) -> Run:
+def hidden(
+    workspace: Path, hidden_folder: Path, timeout_s: float, *, processes: int | None = None
+) -> Run:
     """The hidden tests (acceptance)."""
     tests = sorted(
-        p.relative_to(workspace).as_posix() for p in hidden_folder.rglob("*.py") if _is_test_file(p)
+        p.relative_to(workspace).as_posix() for p in hidden_folder.rglob("*.py") if is_test_file(p)
     )
-    return run_pytest(workspace, tests, timeout_s)
+    return run_pytest(workspace, tests, timeout_s, processes=processes)
 
 
-def suite(workspace: Path, test_files: list[str], timeout_s: float) -> Run:
+def suite(
+    workspace: Path,
+    test_files: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
+) -> Run:
     """An answer's own tests (mutation mode): its test modules among `test_files`."""
-    return run_pytest(workspace, [f for f in test_files if _is_test_file(Path(f))], timeout_s)
+    tests = [f for f in test_files if is_test_file(Path(f))]
+    return run_pytest(workspace, tests, timeout_s, canaries, processes)

@@ -11,13 +11,14 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from ...cpu import cores_per_worker, lower_priority
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...schema.functional import FunctionalResult, acceptance_rate
 from .. import sandbox
+from . import reserved
 from .jest import missing as jest_missing
 from .junit import hidden as run_junit_hidden
 from .junit import missing as junit_missing
@@ -27,10 +28,17 @@ from .node import run_node
 from .outcome import Run
 from .pytest_runner import hidden as run_pytest_hidden
 from .pytest_runner import missing as pytest_missing
+from .tripwire import arm_hidden
 from .vitest import missing as vitest_missing
 from .workspace import materialise
 
-Runner = Callable[[Path, Path, float], Run]
+
+class Runner(Protocol):
+    def __call__(
+        self, workspace: Path, hidden: Path, timeout_s: float, /, *, processes: int | None = None
+    ) -> Run: ...
+
+
 RUNNERS: dict[str, Runner] = {
     "node": run_node,
     "junit": run_junit_hidden,
@@ -50,25 +58,32 @@ _POOL = ThreadPoolExecutor(
 def run_acceptance(
     functional: Functional, dataset: Dataset | None, answer_files: Iterable[tuple[str, str]]
 ) -> FunctionalResult:
-    """The hidden tests on the dataset with the answer's files applied (blocking)."""
+    """The hidden tests on the dataset with the answer's files applied (blocking), with
+    this run's canaries among them (tripwire.py)."""
     started = time.monotonic()
+    files = list(answer_files)
     runner = RUNNERS.get(functional.runner)
     with tempfile.TemporaryDirectory(prefix="llmbench-tests-") as folder:
         root = Path(folder)
-        hidden = materialise(root, functional, dataset, answer_files)
+        hidden = materialise(root, functional, dataset, files)
+        tripwire = arm_hidden(functional.runner, hidden)
         if runner is None:
             run = Run.broken(f"no runner named {functional.runner!r} on this machine")
         else:
-            run = runner(root, hidden, functional.timeout_s)
+            run = runner(root, hidden, functional.timeout_s, processes=functional.processes)
+    run, found = tripwire.check(run)
+    evidence = reserved.refused(files) + found
     return FunctionalResult(
         runner=functional.runner,
         mode="acceptance",
         passed=run.passed,
         total=len(run.tests),
         tests=list(run.tests),
-        rate=acceptance_rate(run.passed, len(run.tests), run.error),
+        rate=0.0 if evidence else acceptance_rate(run.passed, len(run.tests), run.error),
         error=run.error,
         seconds=round(time.monotonic() - started, 3),
+        tampered=bool(evidence),
+        tamper_evidence=evidence,
     )
 
 

@@ -7,7 +7,8 @@ from Vitest's JSON reporter. Everything runs in the sandbox (code/sandbox.py).
 The packages come from the project's node_modules (`npm ci`): the workspace gets a
 `node_modules` link to them, which the sandbox leaves readable (read-only), so Vite
 resolves `vitest`, `@testing-library/react` and `react` from a test file as in a project.
-Vitest writes its cache, temporary files and report under OWN in the workspace.
+Our config and setup sit in OWN, read-only to the run; Vitest writes its cache, temporary
+files and report under OUT.
 
 A scenario tunes the run with `vitest.json` in its hidden tests folder (optional):
 
@@ -30,7 +31,7 @@ from ..node_packages import modules_dir, node_missing
 from .jsreport import finish, link_modules, read_options
 from .node import MEMORY_MB
 from .outcome import Run
-from .workspace import HIDDEN
+from .workspace import HIDDEN, OUT
 
 NEEDED = (
     "vitest",
@@ -63,10 +64,19 @@ afterEach(() => cleanup());
 
 CONFIG = """\
 import { transformWithEsbuild } from 'vite';
+import { BaseSequencer } from 'vitest/node';
 const root = %(root)s;
+const first = %(first)s;
+// The run's canary file first (tripwire.py): it has run whenever `bail` stops the run.
+class CanariesFirst extends BaseSequencer {
+  async sort(files) {
+    const sorted = await super.sort(files);
+    return [...sorted.filter((f) => f.moduleId === first), ...sorted.filter((f) => f.moduleId !== first)];
+  }
+}
 export default {
   root,
-  cacheDir: root + '/%(own)s/cache',
+  cacheDir: root + '/%(out)s/cache',
   esbuild: { jsx: 'automatic' },
   plugins: [{
     name: 'llmbench-jsx-in-js',
@@ -76,7 +86,7 @@ export default {
       return transformWithEsbuild(code, id, { loader: 'jsx', jsx: 'automatic' });
     },
   }],
-  test: %(test)s,
+  test: { ...%(test)s, sequence: { sequencer: CanariesFirst } },
 };
 """
 
@@ -95,11 +105,15 @@ def _glob(path: str) -> str:
     return _GLOB.sub(r"\\\1", path)
 
 
-def write_config(workspace: Path, tests: list[str], opts: VitestOptions, bail: bool) -> Path:
-    """Our config and setup file in OWN; returns the config's path."""
+def write_config(
+    workspace: Path, tests: list[str], opts: VitestOptions, canaries: str | None = None
+) -> Path:
+    """Our setup file in OWN, our config in OUT; returns the config's path. `canaries`: see
+    run."""
     own = workspace / OWN
     shutil.rmtree(own, ignore_errors=True)
-    (own / "tmp").mkdir(parents=True)
+    own.mkdir()
+    (workspace / OUT / "tmp").mkdir(parents=True, exist_ok=True)
     (own / "setup.mjs").write_text(SETUP, encoding="utf-8")
     setups = [f"{OWN}/setup.mjs"] + [s for s in opts.setupFiles if (workspace / s).is_file()]
     test = {
@@ -110,23 +124,36 @@ def write_config(workspace: Path, tests: list[str], opts: VitestOptions, bail: b
         "setupFiles": setups,
         "pool": "forks",
         "poolOptions": {"forks": {"singleFork": True}},
-        "bail": 1 if bail else 0,
+        "bail": 2 if canaries else 0,  # the canaries' must-fail test, then the first other
         "reporters": ["json"],
-        "outputFile": {"json": f"{OWN}/report.json"},
+        "outputFile": {"json": f"{OUT}/report.json"},
         "watch": False,
         "passWithNoTests": False,
     }
-    config = own / "vitest.config.mjs"
+    # Vite bundles the config into a file beside it: the config goes where the run may write
+    # (it is read once, before any test file loads); the setup file stays read-only.
+    config = workspace / OUT / "vitest.config.mjs"
     root = json.dumps(str(workspace.resolve()))
+    first = json.dumps(str(workspace.resolve() / canaries) if canaries else None)
+    test_config = json.dumps(test, indent=2)
     config.write_text(
-        CONFIG % {"root": root, "own": OWN, "test": json.dumps(test, indent=2)}, encoding="utf-8"
+        CONFIG % {"root": root, "first": first, "out": OUT, "test": test_config}, encoding="utf-8"
     )
     return config
 
 
-def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = False) -> Run:
+def run(
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
+) -> Run:
     """The answer's test files `tests` (workspace-relative; those Vitest cannot run are
-    left out) under our config; with `bail`, the run stops at the first failing test."""
+    left out) under our config. `canaries`: the run's canary file among `tests`
+    (tripwire.py), run first; the run then stops at the first failing test after its
+    must-fail one (a mutant's run: one failure is enough)."""
     runnable = sorted(t for t in tests if t.endswith(SUFFIXES))
     if not runnable:
         return Run.broken("the answer has no JavaScript/TypeScript test files for Vitest")
@@ -139,21 +166,30 @@ def run(workspace: Path, tests: list[str], timeout_s: float, *, bail: bool = Fal
     if why is not None:
         return Run.broken(why)
     try:
-        config = write_config(workspace, runnable, options(workspace), bail)
+        config = write_config(workspace, runnable, options(workspace), canaries)
     except ValueError as exc:
         return Run.broken(str(exc))
     command = ["node", str(modules / "vitest" / "vitest.mjs"), "run", "--config", str(config)]
-    env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(workspace.resolve() / OWN / "tmp")}
+    env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(workspace.resolve() / OUT / "tmp")}
     outcome = sandbox.run(
-        command, workspace, timeout=timeout_s, memory_mb=MEMORY_MB, env=env, reads=[modules]
+        command,
+        workspace,
+        timeout=timeout_s,
+        memory_mb=MEMORY_MB,
+        processes=processes or sandbox.PROCESS_LIMIT,
+        env=env,
+        reads=[modules],
+        protect=[workspace / HIDDEN, workspace / OWN],
     )
-    return finish(workspace / OWN / "report.json", workspace, outcome)
+    return finish(workspace / OUT / "report.json", workspace, outcome)
 
 
-def run_vitest(workspace: Path, tests: list[str], timeout_s: float) -> Run:
-    return run(workspace, tests, timeout_s)
-
-
-def run_vitest_bail(workspace: Path, tests: list[str], timeout_s: float) -> Run:
-    """For mutant runs: the first failing test is enough."""
-    return run(workspace, tests, timeout_s, bail=True)
+def run_vitest(
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    *,
+    canaries: str | None = None,
+    processes: int | None = None,
+) -> Run:
+    return run(workspace, tests, timeout_s, canaries=canaries, processes=processes)

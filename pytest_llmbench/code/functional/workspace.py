@@ -1,6 +1,8 @@
 """The folder a test run works in: the dataset's files (unless the scenario starts from
-nothing), the answer's files over them, and the hidden tests in HIDDEN, written last so
-no answer file can replace them."""
+nothing), the answer's files over them (never one at a reserved path, reserved.py), and
+the hidden tests in HIDDEN, written last so no answer file can replace them. The runners
+write their reports to OUT, so that HIDDEN (and the harness in it) can be read-only to the
+tests (sandbox.run's `protect`)."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ from pathlib import Path
 from ...formats.dataset import Dataset
 from ...formats.functional import Functional
 from ...formats.paths import safe_path
+from .reserved import is_refused
 
 HIDDEN = ".llmbench-hidden"
+OUT = ".llmbench-out"
 HARNESS = Path(__file__).with_name("harness")
 
 
@@ -36,7 +40,7 @@ def materialise(
             _write(root, source.path, source.text)
     for written, text in answer_files:
         path, why = safe_path(written)
-        if path is not None and not path.startswith(HIDDEN):
+        if path is not None and not is_refused(path, text):
             _write(root, path, text)
     hidden = root / HIDDEN
     shutil.rmtree(hidden, ignore_errors=True)
@@ -46,4 +50,5 @@ def materialise(
             shutil.copyfile(harness_file, hidden / harness_file.name)
     for hidden_file in functional.files:
         _write(hidden, hidden_file.path, hidden_file.text)
+    (root / OUT).mkdir(exist_ok=True)
     return hidden

@@ -7,7 +7,7 @@
 // Environment (set by the runner): LLMBENCH_WORKSPACE (the answer's files applied to the
 // dataset), LLMBENCH_NODE_MODULES (the checkers' node_modules: esbuild, jsdom, react,
 // react-dom, react-router-dom, Testing Library).
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,20 @@ import { ANGULAR_ENTRY, ANGULAR_HTML, angularEntry, angularPlugin } from './angu
 export const workspace = process.env.LLMBENCH_WORKSPACE || process.cwd();
 const modules = process.env.LLMBENCH_NODE_MODULES || path.join(process.cwd(), 'node_modules');
 const requireFrom = createRequire(path.join(modules, 'noop.js'));
+
+// Node's realm compiles no code from strings here (the runner's
+// --disallow-code-generation-from-strings), but jsdom's selector engine, nwsapi, compiles
+// each selector with Function. It is loaded into a realm of its own, whose global holds
+// nothing of Node's, and jsdom is given that copy.
+function nwsapiInItsOwnRealm() {
+  const file = createRequire(requireFrom.resolve('jsdom')).resolve('nwsapi');
+  const realm = vm.createContext({ module: { exports: {} }, exports: {} });
+  vm.runInContext(readFileSync(file, 'utf8'), realm, { filename: file });
+  const loaded = new Module(file);
+  Object.assign(loaded, { filename: file, loaded: true, exports: realm.module.exports });
+  Module._cache[file] = loaded;
+}
+nwsapiInItsOwnRealm();
 const esbuild = requireFrom('esbuild');
 const { JSDOM, VirtualConsole } = requireFrom('jsdom');
 const dom = requireFrom('@testing-library/dom');
@@ -266,14 +280,20 @@ export async function openApp(options = {}) {
   virtualConsole.on('jsdomError', (error) => errors.push(String(error && (error.stack || error.message) || error)));
   const page = new JSDOM(html, { url, runScripts: 'outside-only', pretendToBeVisual: true, virtualConsole });
   const { window } = page;
-  window.__llmbench = { mounts: { createRoot: 0, hydrateRoot: 0, render: 0 }, roots: [], legacy: [] };
+  // What the page's code can reach is made in the page's own realm where it can be: from
+  // an object of this (Node's) realm, `.constructor.constructor` is Node's Function, which
+  // would compile code that sees `process`. The runner starts node with
+  // --disallow-code-generation-from-strings, which refuses that in any case.
+  window.__llmbench = window.JSON.parse('{"mounts":{"createRoot":0,"hydrateRoot":0,"render":0},"roots":[],"legacy":[]}');
   for (const [key, value] of Object.entries(storage)) window.localStorage.setItem(key, value);
   const fake = fakeFetch(window, routes);
   window.fetch = fake.fetch;
-  window.matchMedia = window.matchMedia || (() => ({ matches: false, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {} }));
-  window.scrollTo = () => {};
+  window.eval(`
+    window.matchMedia = window.matchMedia || (() => ({ matches: false, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {} }));
+    window.scrollTo = () => {};
+    window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
+  `);
   legacyKeyCodes(window);
-  window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
   if (setup) await setup(window);
   window.addEventListener('error', (event) => errors.push(String(event.error && (event.error.stack || event.error.message) || event.message)));
   compiled(code).runInContext(page.getInternalVMContext());
