@@ -3,8 +3,11 @@ verdict of the hidden tests (acceptance) or of the mutants (mutation), one folde
 runner, and a benchmark project that runs each answer as the reference answer of its own
 scenario, so `--llm-model=llmbench/reference` sends it through the whole pipeline.
 
-An answer file's first line says what it does; `control.md` of each runner is the honest,
-correct answer that must keep full credit. tests/attacks/README.md describes the layout.
+An answer file's first line says what it is: `Attack: ...` (must be marked tampered and get
+no functional credit), `Probe: ...` (an escape from the sandbox that, where it succeeds,
+earns the credit the task would: it must not get full credit) or `Control: ...`
+(`control.md` of each runner: the honest, correct answer that must keep full credit).
+tests/attacks/README.md describes the layout.
 """
 
 from __future__ import annotations
@@ -57,6 +60,11 @@ class Answer:
     suite: Suite
     name: str  # the file's stem: "control" or the attack's name
     text: str
+
+    @property
+    def kind(self) -> str:
+        """attack, probe or control: the first word of the first line."""
+        return self.description.split(":", 1)[0].lower()
 
     @property
     def is_control(self) -> bool:
