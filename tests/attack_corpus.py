@@ -16,8 +16,13 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_llmbench.formats.dataset import Dataset, load_dataset
+from pytest_llmbench.formats.functional import Functional, FunctionalSpec, load_functional
+
 CORPUS = Path(__file__).with_name("attacks")
+PROJECT = CORPUS / "project"
 CONTROL = "control"
+LANGUAGES = {"AttackJs": "javascript", "AttackJava": "java", "AttackPy": "python"}
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,25 @@ class Suite:
     def folder(self) -> str:
         """The answers' folder in CORPUS, also the hidden tests' folder in functional/."""
         return self.runner if self.mode == "acceptance" else f"{self.runner}-mutation"
+
+
+def dataset_of(suite: Suite) -> Dataset:
+    return load_dataset(PROJECT / "datasets" / LANGUAGES[suite.dataset] / suite.dataset)
+
+
+def functional_of(suite: Suite) -> Functional:
+    """The suite's `functional:` section, loaded as a scenario's would be."""
+    spec = FunctionalSpec(
+        runner=suite.runner,
+        mode=suite.mode,
+        tests=f"functional/{suite.folder}",
+        mutants=f"functional/{suite.mutants}" if suite.mutants else None,
+    )
+    files = {f.path: f.text for f in dataset_of(suite).files}
+    scenario = PROJECT / "corpus.yaml"  # paths are relative to the project folder
+    return load_functional(
+        spec, scenario=scenario, root=PROJECT, key=suite.dataset, dataset_files=files
+    )
 
 
 SUITES = (
@@ -140,7 +164,7 @@ def write_attack_project(root: Path, chosen: list[Answer] | None = None) -> list
     """The datasets, hidden tests, mutants and one scenario per answer under `root`;
     returns the answers written (default: the whole corpus)."""
     chosen = answers() if chosen is None else chosen
-    project = CORPUS / "project"
+    project = PROJECT
     shutil.copytree(project / "datasets", root / "datasets", dirs_exist_ok=True)
     for category in sorted({a.suite.category for a in chosen}):
         folder = root / "scenarios" / category
