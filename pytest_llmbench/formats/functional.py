@@ -134,9 +134,8 @@ def load_functional(
         raise FormatError(scenario, f"{field_name}.tests", f"{spec.tests!r} is not a folder")
     files: list[HiddenFile] = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file() or p.is_symlink()):
-        target = _resolved(
-            root, scenario, str(path.relative_to(scenario.parent)), f"{field_name}.tests"
-        )
+        written = (Path(spec.tests) / path.relative_to(folder)).as_posix()
+        target = _resolved(root, scenario, written, f"{field_name}.tests")
         files.append(
             HiddenFile(
                 path.relative_to(folder).as_posix(), _read(target, str(path), f"{field_name}.tests")
