@@ -15,6 +15,7 @@ from .settings import settings_of
 
 if TYPE_CHECKING:  # the engine pulls in the whole pipeline: imported once items run
     from .execution.engine import Engine, Job
+    from .models.base import Model
     from .schema.results import ItemResult
 
 _ENGINE_KEY = pytest.StashKey["Engine"]()
@@ -37,13 +38,27 @@ def engine_of(config: pytest.Config) -> Engine:
         winput = _workerinput(config) or {}
         config.stash[_ENGINE_KEY] = Engine(
             settings,
-            lambda name: config.hook.pytest_llmbench_make_model(name=name, settings=settings),
+            lambda name: _made(
+                name, config.hook.pytest_llmbench_make_model(name=name, settings=settings)
+            ),
             workers=int(winput.get("workercount", 1)),
             run_id=winput.get("testrunuid"),
             shared_slots=Path(winput[SLOTS_INPUT]) if SLOTS_INPUT in winput else None,
             window=config.option.maxfail or None,  # -x, --maxfail: items in pytest's order
         )
     return config.stash[_ENGINE_KEY]
+
+
+def _made(name: str, model: object) -> Model:
+    """The model a pytest_llmbench_make_model hook returned, or one line saying it is none."""
+    from .models.base import Model
+
+    if not isinstance(model, Model):
+        raise ConfigError(
+            f"pytest_llmbench_make_model returned {type(model).__name__} for {name!r}: a model "
+            "must subclass pytest_llmbench.Model (name, complete; see its docstring)"
+        )
+    return model
 
 
 def resumed(config: pytest.Config) -> set[str]:

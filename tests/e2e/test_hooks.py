@@ -57,3 +57,20 @@ def test_markers_are_registered_for_strict_markers(
     markers = pytester.runpytest("--markers").stdout.str()
     for name in ("migration:", "complexity_high:", "size_avg:"):
         assert name in markers
+
+
+def test_a_hook_model_that_is_no_model_is_one_line_on_its_items(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    pytester.makeconftest(
+        "class Duck:\n"
+        "    name = 'mine/duck'\n"
+        "    async def complete(self, request):\n"
+        "        raise AssertionError('never asked')\n"
+        "def pytest_llmbench_make_model(name, settings):\n"
+        "    return Duck() if name.startswith('mine/') else None\n"
+    )
+    result = pytester.runpytest("--llm-model=mine/duck", "-k", "AddGreeting")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*returned Duck for 'mine/duck': a model must subclass*"])
+    assert "Traceback" not in result.stdout.str() and "INTERNALERROR" not in result.stdout.str()
