@@ -13,6 +13,11 @@ tests/attacks/README.md describes the layout.
 from __future__ import annotations
 
 import shutil
+import socket
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -175,3 +180,32 @@ def write_attack_project(root: Path, chosen: list[Answer] | None = None) -> list
         (folder / f"{answer.scenario}.yaml").write_text(_scenario(answer), encoding="utf-8")
         (folder / "references" / f"{answer.scenario}.md").write_text(answer.text, encoding="utf-8")
     return chosen
+
+
+@contextmanager
+def host_socket() -> Iterator[Path]:
+    """A world-writable unix socket on the host's filesystem (under /tmp, in a folder
+    anyone may enter) that accepts every connection, for escape-host-socket.md."""
+    folder = Path(tempfile.mkdtemp(prefix="llmbench-probe-", dir="/tmp"))
+    folder.chmod(0o755)
+    path = folder / "host.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    path.chmod(0o777)
+    server.listen(16)
+
+    def serve() -> None:
+        while True:
+            try:
+                client, _ = server.accept()
+            except OSError:  # closed: the run is over
+                return
+            client.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield path
+    finally:
+        server.close()
+        path.unlink(missing_ok=True)
+        folder.rmdir()

@@ -10,19 +10,14 @@ socket of the host) must not get full credit, and no process may outlive the run
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import tempfile
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.attack_corpus import SUITES, Answer, answers, write_attack_project
+from tests.attack_corpus import SUITES, Answer, answers, host_socket, write_attack_project
 from tests.conftest import REPO, read_results
 
 pytestmark = pytest.mark.timeout(900)
@@ -34,35 +29,6 @@ PROBES = [a for a in CORPUS if a.kind == "probe"]
 MIN_ATTACKS = 8
 # The command line of the process escape-leave-process.md tries to leave behind.
 LEFT_BEHIND = b"sleep\x0086399.25"
-
-
-@contextmanager
-def host_socket() -> Iterator[Path]:
-    """A world-writable unix socket on the host's filesystem (under /tmp, in a folder
-    anyone may enter) that accepts every connection, for escape-host-socket.md."""
-    folder = Path(tempfile.mkdtemp(prefix="llmbench-probe-", dir="/tmp"))
-    folder.chmod(0o755)
-    path = folder / "host.sock"
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(str(path))
-    path.chmod(0o777)
-    server.listen(16)
-
-    def serve() -> None:
-        while True:
-            try:
-                client, _ = server.accept()
-            except OSError:  # closed: the run is over
-                return
-            client.close()
-
-    threading.Thread(target=serve, daemon=True).start()
-    try:
-        yield path
-    finally:
-        server.close()
-        path.unlink(missing_ok=True)
-        folder.rmdir()
 
 
 def left_behind() -> list[int]:
