@@ -6,13 +6,23 @@ corpus costs as much as test_attacks.py, which runs it through the full pipeline
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from pytest_llmbench.code.functional.verify import run_functional
 from pytest_llmbench.tasks.functional import answer_files
 from tests.attack_corpus import Answer, answers, dataset_of, functional_of, host_socket
 
-pytestmark = pytest.mark.timeout(300)
+# The whole corpus runs in test_attacks.py on every run of the suite; this file is the tool
+# for working on one attack, so it runs only when asked for.
+pytestmark = [
+    pytest.mark.timeout(300),
+    pytest.mark.skipif(
+        not os.environ.get("LLMBENCH_RUNNER_CORPUS"),
+        reason="the runner-level corpus runs with LLMBENCH_RUNNER_CORPUS=1 (test_attacks.py runs it all)",
+    ),
+]
 
 CORPUS = answers()
 
