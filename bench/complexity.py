@@ -24,7 +24,7 @@ import sys, time
 from pathlib import Path
 start = time.perf_counter()
 from pytest_llmbench.formats.dataset import DatasetIndex, load_dataset
-from pytest_llmbench.code.complexity import measure
+from pytest_llmbench.metrics.complexity import measure
 for folders in DatasetIndex(Path(sys.argv[1])).folders().values():
     for folder in folders:
         measure(load_dataset(folder).files)
@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("root", nargs="?", type=Path, default=REPO / "datasets")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    from pytest_llmbench.code.complexity import cached_measure, measure
+    from pytest_llmbench.metrics.complexity import cached_measure, measure
 
     datasets = _datasets(args.root)
     files = sum(len(d.files) for d in datasets)

@@ -20,10 +20,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from pytest_llmbench.code.functional.verify import verify  # noqa: E402
-from pytest_llmbench.code.workspace import answer_workspace  # noqa: E402
 from pytest_llmbench.formats.dataset import DatasetIndex  # noqa: E402
 from pytest_llmbench.formats.scenario import NO_DATASET, Scenario, load_scenario  # noqa: E402
+from pytest_llmbench.formats.workspace import answer_workspace  # noqa: E402
+from pytest_llmbench.functional.verify import verify  # noqa: E402
 from pytest_llmbench.schema.functional import FunctionalResult  # noqa: E402
 
 

@@ -21,8 +21,8 @@ from .judging.formulas import quality
 from .settings import settings_of
 
 if TYPE_CHECKING:  # heavy (pydantic, yaml, jinja2, lizard): imported once a scenario is found
-    from .code.complexity import Complexity
     from .formats.dataset import Dataset, DatasetIndex
+    from .metrics.complexity import Complexity
     from .schema.results import ItemResult
     from .tasks.case import Case  # noqa: F401 (in the stash key's type)
 
@@ -50,7 +50,7 @@ def register_markers(config: pytest.Config) -> None:
 def dataset_complexity(config: pytest.Config, dataset: Dataset) -> Complexity:
     """Measured once per dataset content, however many items use it; kept across runs
     under `<cache dir>/complexity/` (--llm-cache-dir, see folders.py)."""
-    from .code.complexity import cached_measure
+    from .metrics.complexity import cached_measure
 
     cache = config.stash.setdefault(_COMPLEXITY_KEY, {})
     key = dataset.content_hash

@@ -46,12 +46,12 @@ MutantsError       a mutants file that does not apply to its dataset (formats/mu
 
 A tool that could not measure, so its figure is missing, never a zero:
 
-NotAnalysable      lizard or the Python parser could not read a file (code/lizard_ci.py,
-                   code/python_metrics.py); the file is listed as not analysed
-                   (code/complexity.py)
-EslintBroken       node or ESLint failed (code/eslint_ci.py); lizard counts instead
-                   (code/complexity.py)
-CheckerBroken      a syntax checker failed (code/syntax.py); its files are "not checked"
+NotAnalysable      lizard or the Python parser could not read a file (metrics/lizard_ci.py,
+                   metrics/python_metrics.py); the file is listed as not analysed
+                   (metrics/complexity.py)
+EslintBroken       node or ESLint failed (metrics/eslint_ci.py); lizard counts instead
+                   (metrics/complexity.py)
+CheckerBroken      a syntax checker failed (metrics/syntax.py); its files are "not checked"
 
 Control flow inside one module:
 

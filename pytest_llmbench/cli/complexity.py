@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..code.complexity import Complexity, measure_paths
 from ..errors import ConfigError
+from ..metrics.complexity import Complexity, measure_paths
 
 
 def table(headers: list[str], rows: list[list[str]]) -> list[str]:

@@ -12,10 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..code.complexity import cached_measure
 from ..errors import ConfigError
 from ..folders import default_cache_dir
 from ..formats.dataset import MANIFEST, DatasetIndex, load_dataset
+from ..metrics.complexity import cached_measure
 from .complexity import table
 
 

@@ -55,7 +55,7 @@ class Check(BaseModel):
             )
         if self.regex is not None:
             try:
-                regex.compile(self.regex)  # the engine code/checks.py matches with
+                regex.compile(self.regex)  # the engine judging/checks.py matches with
             except regex.error as exc:
                 raise ValueError(f"regex does not compile: {exc}") from None
         if isinstance(self.parses, str) and self.parses not in PARSE_LANGUAGES:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-# The languages whose files are checked (code/syntax.py names the tool for each).
+# The languages whose files are checked (metrics/syntax.py names the tool for each).
 LANGUAGES = frozenset(
     {
         "python",

@@ -24,8 +24,8 @@ from typing import TextIO
 from pydantic import JsonValue
 
 from .. import __version__
-from ..code.syntax import available_checkers
 from ..folders import own_folder
+from ..metrics.syntax import available_checkers
 from ..schema.leaderboard import Leaderboard, LeaderboardDocument, Machine
 from ..schema.results import SCHEMA_VERSION, ItemResult
 from . import html, leaderboard, markdown, viewdata

@@ -14,10 +14,10 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..code.answer_metrics import measure_answer
 from ..cpu import off_process
 from ..judging.judge import JudgeSetup
 from ..judging.scoring import attempt_quality, generation_rate
+from ..metrics.answer_metrics import measure_answer
 from ..models.base import Model
 from ..schema.code import CodeMetrics
 from ..schema.functional import FunctionalResult

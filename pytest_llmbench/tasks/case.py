@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..code.complexity import Complexity
 from ..formats.dataset import Dataset
 from ..formats.images import user_content
 from ..formats.scenario import Scenario
+from ..metrics.complexity import Complexity
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Hidden tests in an item's pipeline: each attempt's answer runs against the scenario's
-hidden acceptance tests (code/functional) while its judges are asked; a criterion with
+hidden acceptance tests (functional/) while its judges are asked; a criterion with
 `tests:` patterns gets their verdict (StepResult.tests_passed); the item gets its
 functional figures (functional_rate, pass_at_1, pass_after_feedback, tampered).
 
@@ -7,7 +7,7 @@ A run the runner marked tampered (the answer attacked the verdict: schema/functi
 has rate 0, passes nothing and gives its criteria no execution verdict: whatever its
 tests reported may be forged. The item is marked tampered when any attempt's run was.
 
-The runs go to the tests' own thread pool (code/functional/verify.py), whose threads only
+The runs go to the tests' own thread pool (functional/verify.py), whose threads only
 wait on sandboxed processes: no model call waits for them, and the attempt awaits its
 run only once its judges have answered.
 
@@ -25,11 +25,11 @@ from fnmatch import fnmatchcase
 from statistics import mean
 from typing import Any, NamedTuple, TypeVar
 
-from ..code.functional.verify import verify
-from ..code.workspace import answer_workspace
 from ..cpu import off_loop
 from ..formats.dataset import Dataset
 from ..formats.functional import Functional
+from ..formats.workspace import answer_workspace
+from ..functional.verify import verify
 from ..schema.functional import FunctionalResult
 from ..schema.results import AttemptResult, StepResult
 from .case import Case, Generation
@@ -41,7 +41,7 @@ _ERROR_CHARS = 400
 
 def answer_files(answer: str) -> Files:
     """The files a single-shot answer names: its code blocks headed by a safe path (the
-    later block of a path wins, as code/workspace.py says)."""
+    later block of a path wins, as formats/workspace.py says)."""
     return [(f.path, f.code) for f in answer_workspace(answer).files if f.path]
 
 

@@ -12,10 +12,9 @@ from __future__ import annotations
 import asyncio
 from statistics import mean
 
-from ..code.answer_metrics import prepare_baseline
-from ..code.checks import run_check
 from ..cpu import off_loop, off_process
 from ..errors import AttemptFailed, RunError
+from ..judging.checks import run_check
 from ..judging.judge import (
     JUDGING_STAGES,
     JudgeOutcome,
@@ -30,6 +29,7 @@ from ..judging.scoring import (
     unseen,
 )
 from ..judging.statistics import judge_agreement
+from ..metrics.answer_metrics import prepare_baseline
 from ..models.base import CALLS_AFTER, Model, ModelRequest, TaskContext
 from ..schema.results import (
     AttemptResult,

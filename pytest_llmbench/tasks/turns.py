@@ -22,11 +22,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from ..code.checks import run_check
 from ..cpu import off_loop
 from ..formats.criteria import Check
 from ..formats.render import fenced_files
 from ..formats.scenario import DialogTurn
+from ..judging.checks import run_check
 from ..judging.judge import JudgeOutcome, JudgeSetup, Submission, judge_answer
 from ..judging.scoring import metric_result, step_results
 from ..schema.results import MetricResult, StepResult, TurnResult, Verdict

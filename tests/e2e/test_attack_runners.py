@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from pytest_llmbench.code.functional.verify import run_functional
+from pytest_llmbench.functional.verify import run_functional
 from pytest_llmbench.tasks.functional import answer_files
 from tests.attack_corpus import Answer, answers, dataset_of, functional_of, host_socket
 

@@ -250,7 +250,7 @@ def test_compare_counts_the_change_over_common_items(tmp_path: Path) -> None:
 def test_envelope_records_checkers_and_a_missing_one_is_one_warning_line(
     pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_llmbench.code.syntax import esbuild_path
+    from pytest_llmbench.metrics.syntax import esbuild_path
 
     monkeypatch.setenv("LLMBENCH_ESBUILD", str(project / "no-esbuild"))
     esbuild_path.cache_clear()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code import eslint_ci
+from pytest_llmbench.metrics import eslint_ci
 from pytest_llmbench.schema.results import SCHEMA_VERSION
 from tests.conftest import model_row, read_leaderboard, read_results
 

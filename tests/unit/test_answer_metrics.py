@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code import confine, sandbox, syntax
-from pytest_llmbench.code.answer_metrics import code_text, measure_answer, normalised, similarity
-from pytest_llmbench.code.complexity import measure
-from pytest_llmbench.code.workspace import answer_workspace, safe_path
 from pytest_llmbench.formats.dataset import Dataset, SourceFile, load_dataset
 from pytest_llmbench.formats.render import inline_files
+from pytest_llmbench.formats.workspace import answer_workspace, safe_path
+from pytest_llmbench.metrics import syntax
+from pytest_llmbench.metrics.answer_metrics import code_text, measure_answer, normalised, similarity
+from pytest_llmbench.metrics.complexity import measure
+from pytest_llmbench.toolchain import confine, sandbox
 from tests.conftest import REPO
 
 MULTI_FILE = """Here is the app.
@@ -263,7 +264,7 @@ def test_sandbox_has_no_network(
 
 
 def test_the_prepared_baseline_is_the_one_each_attempt_uses() -> None:
-    from pytest_llmbench.code.answer_metrics import prepare_baseline
+    from pytest_llmbench.metrics.answer_metrics import prepare_baseline
 
     original = "export function add(a, b) {\n  return a + b;\n}\n"
     dataset = _dataset(original)

@@ -7,11 +7,11 @@ import shutil
 
 import pytest
 
-from pytest_llmbench.code import syntax
-from pytest_llmbench.code.checks import run_check
-from pytest_llmbench.code.syntax import check_files
 from pytest_llmbench.formats.criteria import Check
 from pytest_llmbench.formats.languages import language_of
+from pytest_llmbench.judging.checks import run_check
+from pytest_llmbench.metrics import syntax
+from pytest_llmbench.metrics.syntax import check_files
 from pytest_llmbench.schema.results import Verdict
 
 needs_javac = pytest.mark.skipif(shutil.which("javac") is None, reason="javac not installed")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.cli import main
-from pytest_llmbench.code import eslint_ci
+from pytest_llmbench.metrics import eslint_ci
 from tests.conftest import REPO, write_project
 
 

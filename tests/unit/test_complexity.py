@@ -7,14 +7,10 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.cli.datasets import dataset_rows
-from pytest_llmbench.code import eslint_ci
-from pytest_llmbench.code.complexity import (
-    cached_measure,
-    measure,
-    measure_file,
-)
 from pytest_llmbench.errors import EslintBroken
 from pytest_llmbench.formats.dataset import SourceFile
+from pytest_llmbench.metrics import eslint_ci
+from pytest_llmbench.metrics.complexity import cached_measure, measure, measure_file
 from tests.conftest import REPO
 
 

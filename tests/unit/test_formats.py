@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code.complexity import complexity_bucket, measure, size_bucket
 from pytest_llmbench.errors import FormatError
 from pytest_llmbench.formats.dataset import DatasetIndex, SourceFile
 from pytest_llmbench.formats.render import fenced, inline_files
 from pytest_llmbench.formats.scenario import load_scenario
+from pytest_llmbench.metrics.complexity import complexity_bucket, measure, size_bucket
 from tests.conftest import MINI_SCENARIO, write_project
 
 

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code.functional import reserved
-from pytest_llmbench.code.functional.junit import missing as junit_missing
-from pytest_llmbench.code.functional.mutation import killed
-from pytest_llmbench.code.functional.mutator import equivalent
-from pytest_llmbench.code.functional.node import missing as node_missing
-from pytest_llmbench.code.functional.outcome import Run
-from pytest_llmbench.code.functional.tripwire import Tripwire
-from pytest_llmbench.code.functional.verify import run_functional
 from pytest_llmbench.formats.dataset import load_dataset
 from pytest_llmbench.formats.functional import Functional, HiddenFile
+from pytest_llmbench.functional import reserved
+from pytest_llmbench.functional.junit import missing as junit_missing
+from pytest_llmbench.functional.mutation import killed
+from pytest_llmbench.functional.mutator import equivalent
+from pytest_llmbench.functional.node import missing as node_missing
+from pytest_llmbench.functional.outcome import Run
+from pytest_llmbench.functional.tripwire import Tripwire
+from pytest_llmbench.functional.verify import run_functional
 from pytest_llmbench.schema.functional import FunctionalResult, TestOutcome
 
 # --- pytest, acceptance: the answer's calc.add is wrong, and it attacks the verdict -----
@@ -404,7 +404,7 @@ def test_an_equivalent_python_mutant_keeps_the_code_and_changes_the_text() -> No
 def test_the_scenario_process_limit_is_given_to_the_sandbox(
     monkeypatch: pytest.MonkeyPatch, processes: int | None, expected: object
 ) -> None:
-    from pytest_llmbench.code import sandbox
+    from pytest_llmbench.toolchain import sandbox
 
     seen: list[int] = []
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code.functional import junit
+from pytest_llmbench.functional import junit
 
 REPORT = """<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="JUnit Jupiter" tests="6" skipped="1" failures="1" errors="1">

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code.functional import verify
-from pytest_llmbench.code.functional.outcome import Run
-from pytest_llmbench.code.functional.tripwire import Tripwire
 from pytest_llmbench.execution.cache import request_key
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import load_scenario
+from pytest_llmbench.functional import verify
+from pytest_llmbench.functional.outcome import Run
+from pytest_llmbench.functional.tripwire import Tripwire
 from pytest_llmbench.judging.judge import JudgeSetup
 from pytest_llmbench.models.base import Model, ModelRequest, TaskContext
 from pytest_llmbench.models.offline import OfflineModel
@@ -300,8 +300,8 @@ def test_identical_answers_share_one_hidden_test_run(monkeypatch: pytest.MonkeyP
     run the same code again; a different answer does."""
     import asyncio
 
-    from pytest_llmbench.code.functional import verify as verify_module
     from pytest_llmbench.formats.functional import Functional, HiddenFile
+    from pytest_llmbench.functional import verify as verify_module
     from pytest_llmbench.schema.functional import FunctionalResult
 
     runs: list[list[tuple[str, str]]] = []
@@ -406,7 +406,7 @@ def test_each_call_carries_its_items_remaining_chain(case: Case) -> None:
 def test_without_bubblewrap_the_hidden_tests_are_not_run_and_say_so(
     case: Case, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_llmbench.code import confine
+    from pytest_llmbench.toolchain import confine
 
     ran: list[Path] = []
     monkeypatch.setattr(confine, "bubblewrap", lambda: None)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code.functional.verify import run_functional
 from pytest_llmbench.formats.dataset import load_dataset
 from pytest_llmbench.formats.functional import Functional, HiddenFile
+from pytest_llmbench.functional.verify import run_functional
 
 HIDDEN_TESTS = """\
 from calc import add, halve

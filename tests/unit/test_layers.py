@@ -20,7 +20,9 @@ LAYERS: tuple[str, ...] = (
     "formats",
     "models",
     "__init__",  # the package's face: re-exports the model interface, results and errors
-    "code",
+    "toolchain",
+    "metrics",
+    "functional",
     "judging",
     "tasks",
     "option_values",

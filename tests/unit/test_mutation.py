@@ -9,21 +9,21 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code.functional.jest import modules_dir as jest_modules
-from pytest_llmbench.code.functional.jsreport import read_report
-from pytest_llmbench.code.functional.mutation import (
-    answer_files_used,
-    is_test_path,
-    run_mutation,
-    runs_as_test,
-)
-from pytest_llmbench.code.functional.vitest import NEEDED
-from pytest_llmbench.code.node_packages import modules_dir
 from pytest_llmbench.errors import MutantsError
 from pytest_llmbench.formats.dataset import Dataset, DatasetIndex, SourceFile
 from pytest_llmbench.formats.functional import Functional, HiddenFile
 from pytest_llmbench.formats.mutants import load_mutants
 from pytest_llmbench.formats.scenario import load_scenario
+from pytest_llmbench.functional.jest import modules_dir as jest_modules
+from pytest_llmbench.functional.jsreport import read_report
+from pytest_llmbench.functional.mutation import (
+    answer_files_used,
+    is_test_path,
+    run_mutation,
+    runs_as_test,
+)
+from pytest_llmbench.functional.vitest import NEEDED
+from pytest_llmbench.toolchain.node_packages import modules_dir
 from tests.conftest import REPO
 
 needs_vitest = pytest.mark.skipif(modules_dir(NEEDED) is None, reason="npm packages missing")
@@ -123,7 +123,7 @@ def test_every_committed_mutants_file_applies_to_its_dataset() -> None:
 
 
 def test_a_mutant_copy_keeps_the_path_and_the_file_times(tmp_path: Path) -> None:
-    from pytest_llmbench.code.functional.mutation import _fresh
+    from pytest_llmbench.functional.mutation import _fresh
 
     base = tmp_path / "base"
     (base / "src").mkdir(parents=True)
@@ -257,7 +257,7 @@ def test_a_missing_or_broken_report_gives_no_outcomes(tmp_path: Path) -> None:
 
 @needs_mutator
 def test_the_mutator_proposes_each_kind_and_never_touches_strings_or_types() -> None:
-    from pytest_llmbench.code.functional.mutator import propose
+    from pytest_llmbench.functional.mutator import propose
 
     source = """\
 type Flag = true | false;

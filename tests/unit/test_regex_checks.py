@@ -14,9 +14,9 @@ from collections.abc import Iterator
 import pytest
 import regex
 
-from pytest_llmbench.code import checks
-from pytest_llmbench.code.checks import run_check
 from pytest_llmbench.formats.criteria import Check
+from pytest_llmbench.judging import checks
+from pytest_llmbench.judging.checks import run_check
 from pytest_llmbench.models.base import MAX_REPLY_CHARS
 from tests.adversarial import adversarial_answers, catalogue_regexes
 from tests.conftest import REPO

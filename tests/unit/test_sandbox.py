@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.code import confine, sandbox
+from pytest_llmbench.toolchain import confine, sandbox
 from tests.conftest import REPO
 
 needs_bubblewrap = pytest.mark.skipif(sandbox.missing() is not None, reason=str(sandbox.missing()))

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EslintBroken
-from . import sandbox
-from .node_packages import modules_dir as find_modules
+from ..toolchain import sandbox
+from ..toolchain.node_packages import modules_dir as find_modules
 
 _PROJECT = Path(__file__).resolve().parents[2]
 # The analyzer's suffixes, and the module variants of the same languages.

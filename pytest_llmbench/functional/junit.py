@@ -28,8 +28,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...schema.functional import TestOutcome
-from .. import sandbox
+from ..schema.functional import TestOutcome
+from ..toolchain import sandbox
 from .outcome import Run
 from .workspace import HIDDEN
 

@@ -11,8 +11,8 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ...schema.functional import TestOutcome
-from .. import sandbox
+from ..schema.functional import TestOutcome
+from ..toolchain import sandbox
 from .outcome import Run
 
 _SKIPPED = {"skipped", "pending", "todo", "disabled"}

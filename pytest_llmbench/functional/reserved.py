@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-from ...formats.paths import safe_path
+from ..formats.paths import safe_path
 
 _NAMES = frozenset(
     {

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ...schema.functional import TestOutcome
-from .. import sandbox
-from ..node_packages import modules_dir, node_missing
+from ..schema.functional import TestOutcome
+from ..toolchain import sandbox
+from ..toolchain.node_packages import modules_dir, node_missing
 from .outcome import Run
 from .workspace import OUT
 

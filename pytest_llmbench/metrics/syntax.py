@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import CheckerBroken
 from ..formats.languages import LANGUAGES
 from ..schema.code import FileCheck
-from . import sandbox
+from ..toolchain import sandbox
 from .structure import structure_problem
 
 TOOL_KINDS = {

@@ -13,11 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal, Protocol
 
-from ...cpu import cores_per_worker, lower_priority
-from ...formats.dataset import Dataset
-from ...formats.functional import Functional
-from ...schema.functional import FunctionalResult, acceptance_rate
-from .. import sandbox
+from ..cpu import cores_per_worker, lower_priority
+from ..formats.dataset import Dataset
+from ..formats.functional import Functional
+from ..schema.functional import FunctionalResult, acceptance_rate
+from ..toolchain import sandbox
 from . import reserved
 from .jest import missing as jest_missing
 from .junit import hidden as run_junit_hidden

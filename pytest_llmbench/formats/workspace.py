@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..formats.codeblocks import CodeBlock, extract_code_blocks
-from ..formats.languages import language_of
-from ..formats.paths import safe_path
+from .codeblocks import CodeBlock, extract_code_blocks
+from .languages import language_of
+from .paths import safe_path
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ real Jest with OUR config (never the answer's jest.config / babel config): jsdom
 with preset-env (node current) and preset-react (automatic runtime), CSS and image
 imports stubbed, our setup file (jest-dom's matchers) plus the answer's setup files the
 scenario names, one process (`--runInBand`), `--ci` (snapshots never written), per-test
-outcomes from our reporter (a JSON line per test file). Everything runs in the sandbox (code/sandbox.py).
+outcomes from our reporter (a JSON line per test file). Everything runs in the sandbox (toolchain/sandbox.py).
 
 The packages are their own tree, `runners/jest-react16/` (package-lock.json there; `npm
 ci` in it, done by scripts/install-runners), or $LLMBENCH_JEST_MODULES: Jest 29,
@@ -27,8 +27,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .. import sandbox
-from ..node_packages import has_packages, node_missing
+from ..toolchain import sandbox
+from ..toolchain.node_packages import has_packages, node_missing
 from .jsreport import finish, link_modules, read_options
 from .node import MEMORY_MB
 from .outcome import Run
@@ -45,7 +45,7 @@ NEEDED = (
     "@testing-library/react",
     "@testing-library/jest-dom",
 )
-TREE = Path(__file__).resolve().parents[3] / "runners" / "jest-react16" / "node_modules"
+TREE = Path(__file__).resolve().parents[2] / "runners" / "jest-react16" / "node_modules"
 OWN = ".llmbench-jest"
 OPTIONS = "jest.json"
 SUFFIXES = (".js", ".jsx", ".mjs", ".cjs")

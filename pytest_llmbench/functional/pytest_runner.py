@@ -18,7 +18,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from .. import sandbox
+from ..toolchain import sandbox
 from .junit import read_reports
 from .outcome import Run
 from .workspace import HIDDEN, OUT

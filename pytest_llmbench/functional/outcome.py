@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...schema.functional import TestOutcome
-from .. import sandbox
+from ..schema.functional import TestOutcome
+from ..toolchain import sandbox
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ...schema.functional import TestOutcome
+from ..schema.functional import TestOutcome
 from .outcome import Run
 from .pytest_runner import is_test_file
 

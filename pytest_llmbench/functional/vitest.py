@@ -2,7 +2,7 @@
 esbuild's automatic JSX runtime (also for JSX in `.js` files), our setup file (jest-dom's
 matchers for Vitest and Testing Library's cleanup) plus the answer's setup files the
 scenario names, one forked worker, snapshots never written (CI mode), per-test outcomes
-from Vitest's JSON reporter. Everything runs in the sandbox (code/sandbox.py).
+from Vitest's JSON reporter. Everything runs in the sandbox (toolchain/sandbox.py).
 
 The packages come from the project's node_modules (`npm ci`): the workspace gets a
 `node_modules` link to them, which the sandbox leaves readable (read-only), so Vite
@@ -26,8 +26,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .. import sandbox
-from ..node_packages import modules_dir, node_missing
+from ..toolchain import sandbox
+from ..toolchain.node_packages import modules_dir, node_missing
 from .jsreport import finish, link_modules, read_options
 from .node import MEMORY_MB
 from .outcome import Run

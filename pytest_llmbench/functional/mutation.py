@@ -45,12 +45,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from ...errors import MutantsError
-from ...formats.dataset import Dataset
-from ...formats.functional import Functional
-from ...formats.mutants import Mutant, load_mutants
-from ...formats.paths import safe_path
-from ...schema.functional import FunctionalResult, MutantOutcome, mutation_rate
+from ..errors import MutantsError
+from ..formats.dataset import Dataset
+from ..formats.functional import Functional
+from ..formats.mutants import Mutant, load_mutants
+from ..formats.paths import safe_path
+from ..schema.functional import FunctionalResult, MutantOutcome, mutation_rate
 from . import reserved
 from .jest import run_jest
 from .junit import suite as run_junit_suite

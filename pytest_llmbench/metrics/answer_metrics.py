@@ -27,10 +27,10 @@ from cydifflib import SequenceMatcher
 from ..formats.codeblocks import EXTENSION_LANGUAGES, extract_code_blocks
 from ..formats.dataset import Dataset, SourceFile
 from ..formats.render import inline_files
+from ..formats.workspace import AnswerFile, answer_workspace
 from ..schema.code import CodeMetrics
 from .complexity import Complexity, measure_files, total
 from .syntax import TOOL_KINDS, check_files
-from .workspace import AnswerFile, answer_workspace
 
 # A block without a path is measured as a file of its language's usual extension.
 _EXTENSION_OF = {language: extension for extension, language in EXTENSION_LANGUAGES.items()}

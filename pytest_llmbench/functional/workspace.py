@@ -10,9 +10,9 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from ...formats.dataset import Dataset
-from ...formats.functional import Functional
-from ...formats.paths import safe_path
+from ..formats.dataset import Dataset
+from ..formats.functional import Functional
+from ..formats.paths import safe_path
 from .reserved import is_refused
 
 HIDDEN = ".llmbench-hidden"

@@ -20,9 +20,9 @@ import regex
 
 from ..formats.criteria import Check
 from ..formats.paths import safe_path
+from ..formats.workspace import answer_workspace
+from ..metrics.syntax import TOOL_KINDS, check_files
 from ..schema.results import Verdict
-from .syntax import TOOL_KINDS, check_files
-from .workspace import answer_workspace
 
 REASON_LIMIT = 200
 REGEX_TIME_LIMIT_S = 2.0

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import yaml
 
-from .. import sandbox
-from ..node_packages import modules_dir
+from ..toolchain import sandbox
+from ..toolchain.node_packages import modules_dir
 from .node import MEMORY_MB
 
 SCRIPT = Path(__file__).with_name("mutator.mjs")
