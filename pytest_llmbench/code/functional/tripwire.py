@@ -227,8 +227,9 @@ class Tripwire:
             error = "no test ran but our canary tests"
         stripped = replace(run, tests=tuple(kept), error=error)
         if run.error is not None:
-            return stripped, []
+            return stripped, list(run.evidence)
         evidence = [line for c in self.canaries if (line := _finding(c, seen[c.key]))]
+        evidence.extend(run.evidence)
         if any(c.fails for c in self.canaries) and run.returncode == 0:
             evidence.append("the test runner exited with status 0 though a canary test failed")
         return stripped, evidence
