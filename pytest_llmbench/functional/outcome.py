@@ -14,6 +14,7 @@ class Run:
     error: str | None = None  # the run could not start or did not finish
     returncode: int | None = None  # the runner's exit status (None: stopped, or never started)
     stopped: str | None = None  # the sandbox's limit that stopped the run ("time limit", ...)
+    evidence: tuple[str, ...] = ()  # what the runner itself saw of tampering (tripwire.py)
 
     @property
     def passed(self) -> int:

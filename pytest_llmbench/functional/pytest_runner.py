@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from ..toolchain import sandbox
@@ -26,6 +27,7 @@ from .workspace import HIDDEN, OUT
 MEMORY_MB = 1024
 _REPORTS = "pytest-reports"
 DRIVER = Path(__file__).with_name("pydriver") / "driver.py"
+_MARK = "llmbench-driver: pytest was patched:"  # the driver's line (pydriver/driver.py)
 
 
 def missing() -> str | None:
@@ -72,7 +74,14 @@ def run_pytest(
         reads=[DRIVER.parent],
         protect=[own],
     )
-    return Run.of(read_reports(reports), outcome)
+    run = Run.of(read_reports(reports), outcome)
+    return replace(run, evidence=patched(outcome.stderr))
+
+
+def patched(stderr: str) -> tuple[str, ...]:
+    """The driver's findings: pytest's own functions replaced during the run."""
+    lines = (line.split(_MARK, 1)[1].strip() for line in stderr.splitlines() if _MARK in line)
+    return tuple(f"pytest's own code was patched during the run: {name}" for name in lines)
 
 
 def is_test_file(path: Path) -> bool:

@@ -51,6 +51,7 @@ class Case:
     words: tuple[str, ...]
     kind: str  # "sum", "max" or "join"
     fails: bool
+    delta: int  # how far a must-fail canary's expected number is off
 
     @property
     def snake(self) -> str:
@@ -67,7 +68,7 @@ class Case:
             joined = "-".join(w.upper() for w in self.words)
             return "-".join(w.upper() for w in reversed(self.words)) if self.fails else joined
         value = sum(self.numbers) if self.kind == "sum" else max(self.numbers)
-        return value + _RANDOM.randint(1, 9) if self.fails else value
+        return value + self.delta if self.fails else value
 
 
 def _case(fails: bool) -> Case:
@@ -77,7 +78,7 @@ def _case(fails: bool) -> Case:
     kind = _RANDOM.choice(("sum", "max", "join"))
     number = _RANDOM.randint(1000, 99999)
     title = f"{_RANDOM.choice(_VERBS)} {count} {_RANDOM.choice(_NOUNS)} of {words[0]} {number}"
-    return Case(title, numbers, words, kind, fails)
+    return Case(title, numbers, words, kind, fails, _RANDOM.randint(1, 9))
 
 
 def _pair() -> list[Case]:
@@ -149,7 +150,7 @@ def java_class(name: str, cases: list[Case]) -> str:
             actual = f"{stream}.sum()" if case.kind == "sum" else f"{stream}.max().getAsInt()"
             expected = str(case.expected())
         methods.append(
-            f"    @Test\n    void {case.camel.replace(' ', '')}() {{\n"
+            f"    @Test\n    void {case.camel}() {{\n"
             f"        assertEquals({expected}, {actual});\n    }}\n"
         )
     return (
@@ -226,8 +227,9 @@ class Tripwire:
             error = "no test ran but our canary tests"
         stripped = replace(run, tests=tuple(kept), error=error)
         if run.error is not None:
-            return stripped, []
+            return stripped, list(run.evidence)
         evidence = [line for c in self.canaries if (line := _finding(c, seen[c.key]))]
+        evidence.extend(run.evidence)
         if any(c.fails for c in self.canaries) and run.returncode == 0:
             evidence.append("the test runner exited with status 0 though a canary test failed")
         return stripped, evidence

@@ -37,7 +37,9 @@ def test_reference_passes_the_hidden_tests_and_echo_fails_them(
         reference = items[(scenario, "llmbench/reference")]
         (attempt,) = reference["attempts"]
         functional = attempt["functional"]
-        assert functional["tests"] == [{"name": TEST_NAME, "passed": True, "message": ""}]
+        assert functional["tests"] == [
+            {"name": TEST_NAME, "passed": True, "message": "", "status": "passed"}
+        ]
         assert (functional["rate"], functional["error"], functional["unmatched"]) == (1, None, [])
         assert reference["functional_rate"] == 1.0 and reference["pass_at_1"] is True
         assert reference["pass_after_feedback"] is None  # no --llm-feedback

@@ -324,6 +324,46 @@ def test_a_suite_that_kills_one_of_two_mutants_scores_half(tmp_path: Path, runne
     assert result.rate == 0.5 and result.mode == "mutation" and result.seconds > 0
 
 
+# Kills every mutant without testing behaviour: it compares the source's text.
+READS_THE_SOURCE = """\
+const fs = require('fs');
+const original = %s;
+
+test('calc is unchanged', () => {
+  expect(fs.readFileSync('src/calc.js', 'utf8')).toBe(original);
+});
+"""
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_tests_that_read_the_source_are_marked_by_the_equivalent_mutant(
+    tmp_path: Path, runner: str
+) -> None:
+    functional, dataset = _case(tmp_path, runner)
+    answer = [("src/calc.test.js", READS_THE_SOURCE % json.dumps(CALC))]
+    result = run_mutation(functional, dataset, answer)
+    assert (result.passed, result.total, result.error) == (1, 1, None)  # passes on the dataset
+    assert result.tampered and result.rate == 0.0 and result.mutants == []
+    assert "equivalent mutant" in result.tamper_evidence[0]
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_a_suite_that_exits_0_early_gets_nothing(tmp_path: Path, runner: str) -> None:
+    """Jest: the process ends with status 0 though the canaries' must-fail test failed
+    (tampered); Vitest catches process.exit in its worker and fails the file itself."""
+    functional, dataset = _case(tmp_path, runner)
+    answer = [("src/calc.test.js", SUITE + "\nafterAll(() => process.exit(0));\n")]
+    result = run_mutation(functional, dataset, answer)
+    assert result.rate == 0.0 and result.mutants == []
+    if runner == "jest":
+        assert result.tampered
+        assert result.tamper_evidence == [
+            "the test runner exited with status 0 though a canary test failed"
+        ]
+    else:
+        assert not result.tampered and result.passed < result.total
+
+
 @needs_vitest
 def test_a_suite_failing_on_the_clean_code_scores_nothing(tmp_path: Path) -> None:
     functional, dataset = _case(tmp_path)
