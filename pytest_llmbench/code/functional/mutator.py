@@ -161,13 +161,25 @@ def _python_blank_lines(text: str) -> str:
     return _blank_after(text, ends)
 
 
-def _script_blank_lines(text: str, suffix: str) -> str:
-    """Blank lines after some statements ending a line with `;`, where no string may span
-    lines (no template literal, text block or line continuation in the file); JSX left as is."""
+def _script_lines(text: str, suffix: str) -> str:
+    """Blank lines after some statements ending a line with `;`, and comment lines inside
+    some blocks (after a line ending with `{`: a function's own text changes too), where
+    no string may span lines (no template literal, text block or line continuation in the
+    file); JSX files left as they are."""
     if suffix in (".jsx", ".tsx") or "`" in text or '"""' in text or "\\\n" in text:
         return text
     lines = text.split("\n")
-    return _blank_after(text, {n for n, line in enumerate(lines, 1) if line.rstrip().endswith(";")})
+    opening = [n for n, line in enumerate(lines, 1) if line.rstrip().endswith("{")]
+    shuffler = random.SystemRandom()
+    notes = {n for n in opening if shuffler.random() < 0.5} or set(opening[:1])
+    out: list[str] = []
+    for number, line in enumerate(lines, 1):
+        out.append(line)
+        if number in notes:
+            out.append(line[: len(line) - len(line.lstrip())] + "  " + _note("//"))
+    text = "\n".join(out)
+    ends = {n for n, line in enumerate(out, 1) if line.rstrip().endswith(";")}
+    return _blank_after(text, ends)
 
 
 def _blank_after(text: str, line_numbers: set[int]) -> str:
@@ -184,8 +196,8 @@ def _blank_after(text: str, line_numbers: set[int]) -> str:
 
 def equivalent(path: str, text: str) -> str | None:
     """`text` (the file at `path`) with its behaviour kept: a comment line after its header
-    lines, one at its end, blank lines where no string can span them; None for a kind of
-    file this cannot rewrite."""
+    lines, one at its end, blank lines (and, JS/TS/Java, comment lines inside blocks) where
+    no string can span them; None for a kind of file this cannot rewrite."""
     suffix = Path(path).suffix
     mark = _COMMENT.get(suffix)
     if mark is None:
@@ -193,7 +205,7 @@ def equivalent(path: str, text: str) -> str | None:
     if suffix == ".py":
         text = _python_blank_lines(text)
     else:
-        text = _script_blank_lines(text, suffix)
+        text = _script_lines(text, suffix)
     lines = text.split("\n")
     keep = 0
     while keep < min(2, len(lines)) and lines[keep].startswith("#!" if mark == "//" else "#"):
