@@ -13,8 +13,8 @@
    to HIDDEN as in acceptance mode.
 2. The suite on the unchanged dataset (a fresh copy). Unless every test passes, the rate
    is 0 and the tests are listed in the result.
-3. An equivalent mutant (mutator.equivalent: every mutated file with new comments and
-   blank lines, made afresh for each run): tests that fail on it read the source's text
+3. An equivalent mutant (mutator.equivalent: every mutated file with new comments, blank
+   lines and, in Python, an unused local per function, made afresh for each run): tests that fail on it read the source's text
    instead of testing its behaviour, and the run is marked tampered, its rate 0.
 4. Each mutant in a fresh copy of the workspace; it is killed when a test fails or the
    run is stopped at its time limit (1.5 x the clean run + 10 s, so a slow suite is not

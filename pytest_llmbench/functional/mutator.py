@@ -14,6 +14,7 @@ next to a number: off by one), bool (true / false), negate (an if condition), re
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import random
@@ -168,13 +169,56 @@ def _python_blank_lines(text: str) -> str:
     return _blank_after(text, ends)
 
 
-def _script_blank_lines(text: str, suffix: str) -> str:
-    """Blank lines after some statements ending a line with `;`, where no string may span
-    lines (no template literal, text block or line continuation in the file); JSX left as is."""
+def _python_locals(text: str) -> str:
+    """An unused local of random name assigned first in each function body (after its
+    docstring) that starts on a line of its own: the functions' code objects change, what
+    they do does not. The text unchanged when it does not parse, before or after."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return text
+    lines = text.split("\n")
+    starts: set[tuple[int, int]] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        body = node.body
+        docstring = ast.get_docstring(node, clean=False) is not None
+        first = body[1] if docstring and len(body) > 1 else None if docstring else body[0]
+        if first is None or first.lineno <= node.lineno:
+            continue
+        if lines[first.lineno - 1][: first.col_offset].strip() == "":
+            starts.add((first.lineno, first.col_offset))
+    name = f"_unused_{random.SystemRandom().randint(10000, 999999)}"
+    for line, column in sorted(starts, reverse=True):
+        lines.insert(line - 1, " " * column + f"{name} = None")
+    rewritten = "\n".join(lines)
+    try:
+        ast.parse(rewritten)
+    except (SyntaxError, ValueError):
+        return text
+    return rewritten
+
+
+def _script_lines(text: str, suffix: str) -> str:
+    """Blank lines after some statements ending a line with `;`, and comment lines inside
+    some blocks (after a line ending with `{`: a function's own text changes too), where
+    no string may span lines (no template literal, text block or line continuation in the
+    file); JSX files left as they are."""
     if suffix in (".jsx", ".tsx") or "`" in text or '"""' in text or "\\\n" in text:
         return text
     lines = text.split("\n")
-    return _blank_after(text, {n for n, line in enumerate(lines, 1) if line.rstrip().endswith(";")})
+    opening = [n for n, line in enumerate(lines, 1) if line.rstrip().endswith("{")]
+    shuffler = random.SystemRandom()
+    notes = {n for n in opening if shuffler.random() < 0.5} or set(opening[:1])
+    out: list[str] = []
+    for number, line in enumerate(lines, 1):
+        out.append(line)
+        if number in notes:
+            out.append(line[: len(line) - len(line.lstrip())] + "  " + _note("//"))
+    text = "\n".join(out)
+    ends = {n for n, line in enumerate(out, 1) if line.rstrip().endswith(";")}
+    return _blank_after(text, ends)
 
 
 def _blank_after(text: str, line_numbers: set[int]) -> str:
@@ -191,16 +235,17 @@ def _blank_after(text: str, line_numbers: set[int]) -> str:
 
 def equivalent(path: str, text: str) -> str | None:
     """`text` (the file at `path`) with its behaviour kept: a comment line after its header
-    lines, one at its end, blank lines where no string can span them; None for a kind of
+    lines, one at its end, blank lines (and, JS/TS/Java, comment lines inside blocks) where
+    no string can span them, an unused local in each Python function; None for a kind of
     file this cannot rewrite."""
     suffix = Path(path).suffix
     mark = _COMMENT.get(suffix)
     if mark is None:
         return None
     if suffix == ".py":
-        text = _python_blank_lines(text)
+        text = _python_blank_lines(_python_locals(text))
     else:
-        text = _script_blank_lines(text, suffix)
+        text = _script_lines(text, suffix)
     lines = text.split("\n")
     keep = 0
     while keep < min(2, len(lines)) and lines[keep].startswith("#!" if mark == "//" else "#"):

@@ -215,8 +215,9 @@ class Tripwire:
         return next((c for c in self.canaries if name.endswith(c.key)), None)
 
     def check(self, run: Run) -> tuple[Run, list[str]]:
-        """The run without its canaries, and the evidence that its verdict was forged
-        (none for a run that did not finish: it gets no credit anyway)."""
+        """The run without its canaries, and the evidence that its verdict was forged (for
+        a run that did not finish, which gets no credit anyway, only an exit status 0 and
+        the runner's own findings)."""
         kept: list[TestOutcome] = []
         seen: dict[str, list[TestOutcome]] = {c.key: [] for c in self.canaries}
         for test in run.tests:
@@ -226,13 +227,14 @@ class Tripwire:
         if error is None and not kept and self.canaries:
             error = "no test ran but our canary tests"
         stripped = replace(run, tests=tuple(kept), error=error)
-        if run.error is not None:
-            return stripped, list(run.evidence)
-        evidence = [line for c in self.canaries if (line := _finding(c, seen[c.key]))]
-        evidence.extend(run.evidence)
-        if any(c.fails for c in self.canaries) and run.returncode == 0:
+        evidence = list(run.evidence)
+        if any(c.fails for c in self.canaries) and run.returncode == 0:  # even with no result
             evidence.append("the test runner exited with status 0 though a canary test failed")
-        return stripped, evidence
+        if run.error is not None:
+            return stripped, evidence
+        return stripped, [
+            line for c in self.canaries if (line := _finding(c, seen[c.key]))
+        ] + evidence
 
 
 def _finding(canary: Canary, reported: list[TestOutcome]) -> str | None:
