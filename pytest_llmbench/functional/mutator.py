@@ -211,14 +211,44 @@ def _script_lines(text: str, suffix: str) -> str:
     opening = [n for n, line in enumerate(lines, 1) if line.rstrip().endswith("{")]
     shuffler = random.SystemRandom()
     notes = {n for n in opening if shuffler.random() < 0.5} or set(opening[:1])
+    unused = _unused_local(suffix)
+    made = 0
     out: list[str] = []
     for number, line in enumerate(lines, 1):
         out.append(line)
+        inside = line[: len(line) - len(line.lstrip())] + "  "
         if number in notes:
-            out.append(line[: len(line) - len(line.lstrip())] + "  " + _note("//"))
+            out.append(inside + _note("//"))
+        if _opens_statements(line, lines[number:], suffix):
+            made += 1  # one name each: Java refuses a local that hides an enclosing one
+            out.append(inside + unused.replace(" =", f"_{made} =", 1))
     text = "\n".join(out)
     ends = {n for n, line in enumerate(out, 1) if line.rstrip().endswith(";")}
     return _blank_after(text, ends)
+
+
+# A line that opens a block of statements: a function's, a method's, a lambda's or a
+# control statement's body (`) {`, `=> {`, `-> {`); not a switch (statements go in its
+# cases), a class body, an object literal, an anonymous class (`new X() {`) or an enum
+# constant's body (`RED(1) {`), nor a comment.
+_OPENS = re.compile(r"(\)|=>|->)\s*(throws\s+[\w.,\s]+)?\{\s*$")
+_NOT_STATEMENTS = re.compile(r"^\s*(switch\b|//|/?\*|[A-Z][A-Z0-9_]*\s*\()|\bnew\s+[\w.<>]+\s*\(")
+
+
+def _opens_statements(line: str, after: list[str], suffix: str) -> bool:
+    if not _OPENS.search(line) or _NOT_STATEMENTS.search(line):
+        return False
+    following = next((n.strip() for n in after if n.strip()), "")
+    # a constructor's first statement may have to be super(...) or this(...) (Java)
+    return not (suffix == ".java" and following.startswith(("super(", "this(")))
+
+
+def _unused_local(suffix: str) -> str:
+    """A statement that declares a local of random name and never uses it: the code's
+    syntax tree, its compiled instructions and a function's own text change, what it does
+    does not (a test that tells it from the original reads the code, not its behaviour)."""
+    name = f"llmbench{random.SystemRandom().randint(10000, 999999)}"
+    return f"int {name} = 0;" if suffix == ".java" else f"let {name} = 0;"
 
 
 def _blank_after(text: str, line_numbers: set[int]) -> str:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from ..schema.functional import TestOutcome
@@ -93,4 +94,21 @@ def run_node(
         reads=[modules],
         protect=[hidden],
     )
-    return Run.of(read_results(results), outcome)
+    return escapes(Run.of(read_results(results), outcome), outcome)
+
+
+# V8's message when code asks the outer realm's Function constructor (reached through an
+# object of the harness or of jsdom) to compile a string: the page's own eval is allowed,
+# so an answer meets it only on its way out of the page, to Node.
+ESCAPE = "Code generation from strings disallowed"
+
+
+def escapes(run: Run, outcome: sandbox.Outcome) -> Run:
+    """The run with evidence when the answer's code tried to leave the page for Node."""
+    where = [t.name for t in run.tests if ESCAPE in t.message]
+    if ESCAPE in outcome.stderr:
+        where.append("the test process")
+    if not where:
+        return run
+    found = f"the answer's code reached for Node outside its page (refused) in: {', '.join(where)}"
+    return replace(run, evidence=(*run.evidence, found[:400]))
