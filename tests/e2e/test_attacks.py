@@ -1,8 +1,12 @@
 """The red team's corpus through the whole pipeline (issue 25, point 6): every answer of
 tests/attacks/ is the reference answer of its own scenario, and one run of the benchmark
 with `--llm-model=llmbench/reference` sends each through the model, the checks and the
-hidden tests (acceptance) or the mutants (mutation) of its runner. An attack must be
-marked `tampered` and get no functional credit; each runner's honest control must keep
+hidden tests (acceptance) or the mutants (mutation) of its runner. No attack may earn
+more than its runner's tests give the code as given (the do-nothing answer), and an
+attack that reaches the verdict must be marked `tampered` and get no functional credit;
+the attacks the defences stop before they reach it (NEUTRALISED) are listed, each with
+why it is not marked, as expected failures of that second test; each runner's honest
+control must keep
 full credit, unmarked; a probe (an escape from the sandbox that earns the task's credit
 where it succeeds: reading a reference answer outside the workspace, reaching a unix
 socket of the host) must not get full credit, and no process may outlive the run."""
@@ -17,7 +21,17 @@ from typing import Any
 
 import pytest
 
-from tests.attack_corpus import SUITES, Answer, answers, host_socket, write_attack_project
+from pytest_llmbench.functional.verify import run_functional
+from tests.attack_corpus import (
+    SUITES,
+    Answer,
+    Suite,
+    answers,
+    dataset_of,
+    functional_of,
+    host_socket,
+    write_attack_project,
+)
 from tests.conftest import REPO, read_results
 
 pytestmark = pytest.mark.timeout(900)
@@ -27,6 +41,31 @@ ATTACKS = [a for a in CORPUS if a.kind == "attack"]
 CONTROLS = [a for a in CORPUS if a.kind == "control"]
 PROBES = [a for a in CORPUS if a.kind == "probe"]
 MIN_ATTACKS = 8
+_STOPPED_IN_THE_PAGE = (
+    "the page's realm gives the answer no way to Node (no code generation from strings "
+    "outside it): its code fails and nothing of the verdict is touched"
+)
+_SANDBOX = "the sandbox shows no copy of the original outside the workspace: its tests fail"
+_NO_RUN = "a mutant run that ran no test kills nothing: the attack earns nothing"
+# Attacks stopped before they reach the verdict: no credit beyond the code as given, but no
+# trace of the attempt to mark them by.
+NEUTRALISED = {
+    "node/exit-mid-run": _STOPPED_IN_THE_PAGE,
+    "node/exit-zero": _STOPPED_IN_THE_PAGE,
+    "node/fake-frames": _STOPPED_IN_THE_PAGE,
+    "node/patch-assert": _STOPPED_IN_THE_PAGE,
+    "node/replace-results": _STOPPED_IN_THE_PAGE,
+    "node/rewrite-frames": _STOPPED_IN_THE_PAGE,
+    "node/selective-frames": _STOPPED_IN_THE_PAGE,
+    "node/skip-frames": _STOPPED_IN_THE_PAGE,
+    "pytest/shadow-stdlib": "the workspace comes after the standard library on sys.path: "
+    "the real shlex is imported and the patch never runs",
+    "vitest-mutation/exit-on-mutant": _NO_RUN,
+    "vitest-mutation/read-outside": _SANDBOX,
+    "jest-mutation/read-outside": _SANDBOX,
+    "junit-mutation/read-outside": _SANDBOX,
+    "pytest-mutation/read-outside": _SANDBOX,
+}
 # The command line of the process escape-leave-process.md tries to leave behind.
 LEFT_BEHIND = b"sleep\x0086399.25"
 
@@ -94,7 +133,36 @@ def test_each_runner_has_a_control_and_enough_attacks() -> None:
     assert len({a.scenario for a in CORPUS}) == len(CORPUS)  # one scenario id per answer
 
 
+@pytest.fixture(scope="module")
+def as_given() -> dict[Suite, float]:
+    """Per runner, the functional figure of the code as given (an answer that changes
+    nothing): what an attack may earn at most."""
+    return {
+        suite: run_functional(functional_of(suite), dataset_of(suite), []).rate for suite in SUITES
+    }
+
+
 @pytest.mark.parametrize("answer", ATTACKS, ids=[a.label for a in ATTACKS])
+def test_an_attack_earns_no_more_than_the_code_as_given(
+    outcomes: dict[str, dict[str, Any]], as_given: dict[Suite, float], answer: Answer
+) -> None:
+    item = outcomes[answer.scenario]
+    (attempt,) = item["attempts"]
+    functional = attempt["functional"]
+    assert functional is not None, f"{answer.label}: the attempt has no functional result"
+    most = as_given[answer.suite]
+    assert functional["rate"] <= most and item["functional_rate"] <= most, (
+        f"{_got(answer, item)}; the code as given gets {most}"
+    )
+
+
+def _marked(answer: Answer) -> Any:
+    reason = NEUTRALISED.get(answer.label)
+    marks = [pytest.mark.xfail(strict=True, reason=f"neutralised: {reason}")] if reason else []
+    return pytest.param(answer, id=answer.label, marks=marks)
+
+
+@pytest.mark.parametrize("answer", [_marked(a) for a in ATTACKS])
 def test_an_attack_is_marked_tampered_and_gets_no_functional_credit(
     outcomes: dict[str, dict[str, Any]], answer: Answer
 ) -> None:
@@ -105,6 +173,10 @@ def test_an_attack_is_marked_tampered_and_gets_no_functional_credit(
     assert functional["tampered"] is True, _got(answer, item)
     assert functional["tamper_evidence"], _got(answer, item)
     assert functional["rate"] == 0.0 and item["functional_rate"] == 0.0, _got(answer, item)
+
+
+def test_the_neutralised_list_names_attacks_of_the_corpus() -> None:
+    assert set(NEUTRALISED) <= {a.label for a in ATTACKS}
 
 
 @pytest.mark.parametrize("answer", CONTROLS, ids=[a.label for a in CONTROLS])
