@@ -13,23 +13,12 @@ import regex
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..schema.vocabulary import Metric
+from .languages import LANGUAGES
 from .paths import safe_path
 
 CHECK_KINDS = ("contains", "not_contains", "regex", "parses", "file")
-PARSE_LANGUAGES = (
-    "any",
-    "python",
-    "json",
-    "yaml",
-    "javascript",
-    "jsx",
-    "typescript",
-    "tsx",
-    "html",
-    "css",
-    "java",
-    "vue",
-)
+# `parses:` takes any checkable language, or any (whatever each file is)
+PARSE_LANGUAGES = ("any", *sorted(LANGUAGES))
 
 
 class Check(BaseModel):
