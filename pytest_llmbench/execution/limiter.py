@@ -7,8 +7,9 @@ still make one after another, models.base.CALLS_AFTER), then in arrival order: t
 whose work would end last start it sooner, so the run's last calls are not one long
 item's chain behind idle slots (bench/limiter_order.py simulates the orders;
 docs/measurements.md has its figures). A `position` comes before both: with -x or
---maxfail each call carries its item's place in pytest's order (0 otherwise), so the
-items pytest reports first finish first and a stop comes before most calls are paid.
+--maxfail each call carries its item's place in pytest's order (0 otherwise), so of the
+items running at once (execution/engine.py's window) the one pytest reports first
+finishes first, and a stop comes before most calls are paid.
 
 Calls start at least `spacing()` apart: half the even spacing of a full set of slots
 (the calls' recent time in a slot / (2 x limit)), at most MAX_SPACING_S, and none before
