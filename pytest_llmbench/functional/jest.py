@@ -226,14 +226,3 @@ def run(
         protect=[workspace / HIDDEN, workspace / OWN],
     )
     return finish(results, workspace, outcome)
-
-
-def run_jest(
-    workspace: Path,
-    tests: list[str],
-    timeout_s: float,
-    *,
-    canaries: str | None = None,
-    processes: int | None = None,
-) -> Run:
-    return run(workspace, tests, timeout_s, canaries=canaries, processes=processes)

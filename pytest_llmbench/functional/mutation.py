@@ -52,13 +52,13 @@ from ..formats.mutants import Mutant, load_mutants
 from ..formats.paths import safe_path
 from ..schema.functional import FunctionalResult, MutantOutcome, mutation_rate
 from . import reserved
-from .jest import run_jest
+from .jest import run as run_jest
 from .junit import suite as run_junit_suite
 from .mutator import equivalent
 from .outcome import Run
 from .pytest_runner import suite as run_pytest_suite
 from .tripwire import arm_suite
-from .vitest import run_vitest
+from .vitest import run as run_vitest
 from .workspace import materialise
 
 

@@ -182,14 +182,3 @@ def run(
         protect=[workspace / HIDDEN, workspace / OWN],
     )
     return finish(workspace / OUT / "report.json", workspace, outcome)
-
-
-def run_vitest(
-    workspace: Path,
-    tests: list[str],
-    timeout_s: float,
-    *,
-    canaries: str | None = None,
-    processes: int | None = None,
-) -> Run:
-    return run(workspace, tests, timeout_s, canaries=canaries, processes=processes)
