@@ -14,8 +14,10 @@
 2. The suite on the unchanged dataset (a fresh copy). Unless every test passes, the rate
    is 0 and the tests are listed in the result.
 3. An equivalent mutant (mutator.equivalent: every mutated file with new comments, blank
-   lines and, in Python, an unused local per function, made afresh for each run): tests that fail on it read the source's text
-   instead of testing its behaviour, and the run is marked tampered, its rate 0.
+   lines and unused locals, made afresh for each run): a suite that does not pass on it
+   as it did on the code as given (a test fails, or the run ends before its tests: it
+   killed itself, it ran none) reads the source's text instead of testing its behaviour,
+   and the run is marked tampered, its rate 0.
 4. Each mutant in a fresh copy of the workspace; it is killed when a test fails or the
    run is stopped at its time limit (1.5 x the clean run + 10 s, so a slow suite is not
    rewarded); a run that errors before any test ran (nothing compiled, nothing collected)
@@ -82,8 +84,9 @@ SUITES: dict[str, SuiteRunner] = {
     "pytest": run_pytest_suite,
 }
 EQUIVALENT = (
-    "the tests failed on an equivalent mutant (the mutated files with new comments and blank "
-    "lines): they read the source's text instead of testing its behaviour"
+    "the tests did not pass on an equivalent mutant (the mutated files with new comments, "
+    "blank lines and unused locals) as they did on the code as given: they read the source's "
+    "text instead of testing its behaviour"
 )
 BUDGET_S = 900.0  # all the mutant runs of one attempt together
 _TEST_FOLDERS = {"__tests__", "__mocks__", "__snapshots__", "__fixtures__"}
@@ -225,15 +228,17 @@ class Lab:
         return self._run(changes, self.limit_s or self.timeout_s, kill=True)
 
     def equivalent(self, mutants: list[Mutant]) -> bool:
-        """The tests fail on an equivalent mutant of every mutated file (mutator.equivalent,
-        new comments and blank lines): they tell the text, not the behaviour."""
+        """The suite, which passed on the code as given, does not pass on an equivalent
+        mutant of every mutated file (mutator.equivalent): a test failed, or the run ended
+        before its tests did (it killed itself, it ran none). Code that behaves the same
+        gets another outcome only from tests that tell the text, not the behaviour."""
         changes: dict[str, str] = {}
         for file in sorted({m.file for m in mutants}):
             rewritten = equivalent(file, _text(self.root / "base" / file))
             if rewritten is not None:
                 changes[file] = rewritten
         limit = self.limit_s or self.timeout_s
-        return bool(changes) and killed(self._run(changes, limit, kill=True))
+        return bool(changes) and not self._run(changes, limit, kill=True).all_passed
 
 
 def _text(path: Path) -> str:

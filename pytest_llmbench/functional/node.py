@@ -94,21 +94,48 @@ def run_node(
         reads=[modules],
         protect=[hidden],
     )
-    return escapes(Run.of(read_results(results), outcome), outcome)
+    return escapes(Run.of(read_results(results), outcome), outcome, workspace / OUT / ESCAPES)
 
 
 # V8's message when code asks the outer realm's Function constructor (reached through an
-# object of the harness or of jsdom) to compile a string: the page's own eval is allowed,
-# so an answer meets it only on its way out of the page, to Node.
+# object of jsdom) to compile a string: the page's own eval is allowed, so an answer meets
+# it only on its way out of the page, to Node.
 ESCAPE = "Code generation from strings disallowed"
+# The harness's notes of code strings compiled in the page that name Node's globals
+# (harness.mjs, guardCodeStrings): one JSON object a line, {kind, source}.
+ESCAPES = "escapes.jsonl"
 
 
-def escapes(run: Run, outcome: sandbox.Outcome) -> Run:
-    """The run with evidence when the answer's code tried to leave the page for Node."""
+def _noted(path: Path) -> list[str]:
+    """The harness's notes, each as `kind: the string's start`."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    notes = []
+    for line in lines[:20]:
+        try:
+            row = json.loads(line)
+            notes.append(f"{row['kind']}: {' '.join(str(row['source']).split())[:80]}")
+        except (ValueError, KeyError, TypeError):
+            continue
+    return notes
+
+
+def escapes(run: Run, outcome: sandbox.Outcome, notes: Path) -> Run:
+    """The run with evidence when the answer's code tried to leave the page for Node: a
+    refused compilation in Node's realm, or a string compiled in the page that names
+    Node's globals."""
     where = [t.name for t in run.tests if ESCAPE in t.message]
     if ESCAPE in outcome.stderr:
         where.append("the test process")
-    if not where:
+    found = []
+    if where:
+        found.append(
+            f"the answer's code reached for Node outside its page (refused) in: {', '.join(where)}"
+        )
+    if noted := _noted(notes):
+        found.append(f"the answer's code compiled strings that reach for Node: {'; '.join(noted)}")
+    if not found:
         return run
-    found = f"the answer's code reached for Node outside its page (refused) in: {', '.join(where)}"
-    return replace(run, evidence=(*run.evidence, found[:400]))
+    return replace(run, evidence=(*run.evidence, *(line[:400] for line in found)))

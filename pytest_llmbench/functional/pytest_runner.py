@@ -27,7 +27,7 @@ from .workspace import HIDDEN, OUT
 MEMORY_MB = 1024
 _REPORTS = "pytest-reports"
 DRIVER = Path(__file__).with_name("pydriver") / "driver.py"
-_MARK = "llmbench-driver: pytest was patched:"  # the driver's line (pydriver/driver.py)
+_MARK = "llmbench-driver:"  # the driver's lines (pydriver/driver.py)
 
 
 def missing() -> str | None:
@@ -79,9 +79,10 @@ def run_pytest(
 
 
 def patched(stderr: str) -> tuple[str, ...]:
-    """The driver's findings: pytest's own functions replaced during the run."""
+    """The driver's findings: pytest's own functions replaced during the run, the
+    workspace's modules that one of a tool or the standard library hid."""
     lines = (line.split(_MARK, 1)[1].strip() for line in stderr.splitlines() if _MARK in line)
-    return tuple(f"pytest's own code was patched during the run: {name}" for name in lines)
+    return tuple(dict.fromkeys(line[:300] for line in lines))[:10]
 
 
 def is_test_file(path: Path) -> bool:

@@ -4,12 +4,11 @@ with `--llm-model=llmbench/reference` sends each through the model, the checks a
 hidden tests (acceptance) or the mutants (mutation) of its runner. No attack may earn
 more than its runner's tests give the code as given (the do-nothing answer), and an
 attack that reaches the verdict must be marked `tampered` and get no functional credit;
-the attacks the defences stop before they reach it (NEUTRALISED) are listed, each with
-why it is not marked, as expected failures of that second test; each runner's honest
-control must keep
-full credit, unmarked; a probe (an escape from the sandbox that earns the task's credit
-where it succeeds: reading a reference answer outside the workspace, reaching a unix
-socket of the host) must not get full credit, and no process may outlive the run."""
+an attack the defences stop before it reaches the verdict must leave a trace to be
+marked by all the same. Each runner's honest control must keep full credit, unmarked; a
+probe (an escape from the sandbox that earns the task's credit where it succeeds:
+reading a reference answer or the dataset's original outside the workspace, reaching a
+unix socket of the host) must not get full credit, and no process may outlive the run."""
 
 from __future__ import annotations
 
@@ -41,31 +40,6 @@ ATTACKS = [a for a in CORPUS if a.kind == "attack"]
 CONTROLS = [a for a in CORPUS if a.kind == "control"]
 PROBES = [a for a in CORPUS if a.kind == "probe"]
 MIN_ATTACKS = 8
-_STOPPED_IN_THE_PAGE = (
-    "the page's realm gives the answer no way to Node (no code generation from strings "
-    "outside it): its code fails and nothing of the verdict is touched"
-)
-_SANDBOX = "the sandbox shows no copy of the original outside the workspace: its tests fail"
-_NO_RUN = "a mutant run that ran no test kills nothing: the attack earns nothing"
-# Attacks stopped before they reach the verdict: no credit beyond the code as given, but no
-# trace of the attempt to mark them by.
-NEUTRALISED = {
-    "node/exit-mid-run": _STOPPED_IN_THE_PAGE,
-    "node/exit-zero": _STOPPED_IN_THE_PAGE,
-    "node/fake-frames": _STOPPED_IN_THE_PAGE,
-    "node/patch-assert": _STOPPED_IN_THE_PAGE,
-    "node/replace-results": _STOPPED_IN_THE_PAGE,
-    "node/rewrite-frames": _STOPPED_IN_THE_PAGE,
-    "node/selective-frames": _STOPPED_IN_THE_PAGE,
-    "node/skip-frames": _STOPPED_IN_THE_PAGE,
-    "pytest/shadow-stdlib": "the workspace comes after the standard library on sys.path: "
-    "the real shlex is imported and the patch never runs",
-    "vitest-mutation/exit-on-mutant": _NO_RUN,
-    "vitest-mutation/read-outside": _SANDBOX,
-    "jest-mutation/read-outside": _SANDBOX,
-    "junit-mutation/read-outside": _SANDBOX,
-    "pytest-mutation/read-outside": _SANDBOX,
-}
 # The command line of the process escape-leave-process.md tries to leave behind.
 LEFT_BEHIND = b"sleep\x0086399.25"
 
@@ -156,13 +130,7 @@ def test_an_attack_earns_no_more_than_the_code_as_given(
     )
 
 
-def _marked(answer: Answer) -> Any:
-    reason = NEUTRALISED.get(answer.label)
-    marks = [pytest.mark.xfail(strict=True, reason=f"neutralised: {reason}")] if reason else []
-    return pytest.param(answer, id=answer.label, marks=marks)
-
-
-@pytest.mark.parametrize("answer", [_marked(a) for a in ATTACKS])
+@pytest.mark.parametrize("answer", ATTACKS, ids=[a.label for a in ATTACKS])
 def test_an_attack_is_marked_tampered_and_gets_no_functional_credit(
     outcomes: dict[str, dict[str, Any]], answer: Answer
 ) -> None:
@@ -173,10 +141,6 @@ def test_an_attack_is_marked_tampered_and_gets_no_functional_credit(
     assert functional["tampered"] is True, _got(answer, item)
     assert functional["tamper_evidence"], _got(answer, item)
     assert functional["rate"] == 0.0 and item["functional_rate"] == 0.0, _got(answer, item)
-
-
-def test_the_neutralised_list_names_attacks_of_the_corpus() -> None:
-    assert set(NEUTRALISED) <= {a.label for a in ATTACKS}
 
 
 @pytest.mark.parametrize("answer", CONTROLS, ids=[a.label for a in CONTROLS])

@@ -301,7 +301,29 @@ def test_the_page_reaches_no_node_object_that_compiles_code() -> None:
     )
     result = run_functional(functional, None, [("src/main.js", ESCAPES)])
     # each escape threw (EvalError from Node's realm, or the page's own realm): had one
-    # reached `process`, the exit would have left the canaries missing (tampered)
+    # reached `process`, the exit would have ended the test before it passed
+    assert (result.passed, result.total, result.error) == (1, 1, None), result
+    # and each left a trace: the page compiled strings that name Node's globals
+    assert result.tampered and result.rate == 0.0, result
+    (evidence,) = result.tamper_evidence
+    assert evidence.startswith("the answer's code compiled strings that reach for Node:")
+    assert evidence.count("return process") == 5, evidence
+
+
+HONEST_STRINGS = """const global = Function('return this')();
+const sum = new Function('a', 'b', 'return a + b');
+const value = window.eval('2 + 3');
+document.getElementById('root').textContent = `${global === window} ${sum(2, 3)} ${value}`;
+"""
+
+
+@pytest.mark.skipif(node_missing() is not None, reason="no node or node packages")
+def test_code_strings_that_do_not_reach_for_node_leave_no_trace() -> None:
+    test = NODE_TEST.replace("blocked 5 of 5", "true 5 5")
+    functional = Functional(
+        "node", "acceptance", "empty", 60.0, (HiddenFile("strings.test.mjs", test),)
+    )
+    result = run_functional(functional, None, [("src/main.js", HONEST_STRINGS)])
     assert (result.rate, result.tampered, result.error) == (1.0, False, None), result
 
 

@@ -9,7 +9,7 @@
 // react-dom, react-router-dom, Testing Library).
 import Module, { createRequire } from 'node:module';
 import vm from 'node:vm';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ANGULAR_ENTRY, ANGULAR_HTML, angularEntry, angularPlugin } from './angular.mjs';
 
@@ -243,6 +243,56 @@ export function fakeFetch(window, routes = {}) {
   return { fetch, calls };
 }
 
+// Where the page's attempts to reach Node are written (node.py reads it after the run):
+// the page's code cannot reach Node, so it can neither write nor remove this file.
+const ESCAPES = path.join(workspace, '.llmbench-out', 'escapes.jsonl');
+// What a code string compiled in the page names when it reaches for Node: the page has
+// none of these, so only code on its way out of the page asks for them.
+const NODE_NAMES = /\b(?:process|require|getBuiltinModule|__dirname|__filename)\b/;
+
+function noteEscape(kind, source) {
+  try {
+    appendFileSync(ESCAPES, `${JSON.stringify({ kind, source: String(source).slice(0, 160) })}\n`);
+  } catch {
+    // the run's own folder is gone: nothing to note into
+  }
+}
+
+/** In the realm `scope` is the global of (this function is compiled again in each realm
+ * it guards), every way to compile a string (the Function, async and generator function
+ * constructors, also reached as `x.constructor`, and eval) notes a string that names
+ * Node's globals through `note`, then compiles it as before (in Node's realm V8 then
+ * refuses it: --disallow-code-generation-from-strings). What code can reach of the
+ * wrappers belongs to their own realm; `note` stays in their closure. */
+function guardCodeStrings(scope, note, names) {
+  const guard = (Real, kind) => {
+    const Guarded = function (...args) {
+      const body = args.length ? String(args[args.length - 1]) : '';
+      if (names.test(body)) note(kind, body);
+      return new.target ? Reflect.construct(Real, args, new.target) : Real(...args);
+    };
+    Object.defineProperty(Guarded, 'name', { value: Real.name });
+    Guarded.prototype = Real.prototype;
+    Object.defineProperty(Real.prototype, 'constructor', { value: Guarded, writable: true, configurable: true });
+    return Guarded;
+  };
+  scope.Function = guard(scope.Function, 'Function');
+  guard(Object.getPrototypeOf(async function () {}).constructor, 'AsyncFunction');
+  guard(Object.getPrototypeOf(function* () {}).constructor, 'GeneratorFunction');
+  guard(Object.getPrototypeOf(async function* () {}).constructor, 'AsyncGeneratorFunction');
+  const realEval = scope.eval;
+  scope.eval = function (source) {
+    if (typeof source === 'string' && names.test(source)) note('eval', source);
+    return realEval(source);
+  };
+}
+guardCodeStrings(globalThis, (kind, source) => noteEscape(`Node's ${kind}`, source), NODE_NAMES);
+
+/** The page's realm guarded as Node's is, by a copy of guardCodeStrings made in it. */
+function guardPage(window) {
+  window.eval(`(${guardCodeStrings})`)(window, noteEscape, window.eval(`${NODE_NAMES}`));
+}
+
 /**
  * Open the answer's app in a jsdom page.
  *   html:    candidates for the page (the first that exists; default HTML); its scripts are dropped
@@ -296,6 +346,7 @@ export async function openApp(options = {}) {
   legacyKeyCodes(window);
   if (setup) await setup(window);
   window.addEventListener('error', (event) => errors.push(String(event.error && (event.error.stack || event.error.message) || event.message)));
+  guardPage(window);
   compiled(code).runInContext(page.getInternalVMContext());
   await settle(window);
   const body = window.document.body;

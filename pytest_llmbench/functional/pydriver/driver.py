@@ -10,9 +10,12 @@ anything of the standard library.
 
 The functions through which pytest makes and records a test's outcome are noted before
 any test module is imported; one replaced by the end of the run (an answer that patches
-pytest's reports) is written to stderr as a line `MARK name`, which the runner takes as
-evidence of tampering. The folder holds this file alone: the sandbox shows it read-only
-to the run."""
+pytest's reports) is written to stderr as a line `MARK pytest was patched: name`. So is a
+module of the workspace that a module of the same name loaded from elsewhere hides (an
+answer's `shlex.py` beside pytest's `shlex`: written to stand in for a tool's module, it
+never runs): `MARK the workspace's module ... is hidden ...`. The runner takes each such
+line as evidence of tampering. The folder holds this file alone: the sandbox shows it
+read-only to the run."""
 
 import os
 import sys
@@ -23,7 +26,7 @@ import _pytest.reports
 import _pytest.runner
 import pytest  # before the workspace is on the path
 
-MARK = "llmbench-driver: pytest was patched:"
+MARK = "llmbench-driver:"
 GUARDED = (
     (_pytest.reports.TestReport, "from_item_and_call"),
     (_pytest.reports.TestReport, "__init__"),
@@ -47,14 +50,55 @@ def _noted() -> list[object]:
     return [vars(owner).get(name) for owner, name in GUARDED]
 
 
+def _inside(path: str, folder: str) -> bool:
+    path, folder = os.path.realpath(path), os.path.realpath(folder)
+    return path == folder or path.startswith(folder + os.sep)
+
+
+def _modules_in(folder: str) -> dict[str, str]:
+    """The top-level modules a folder on sys.path offers: name -> file or package."""
+    found = {}
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.name.endswith(".py") and entry.is_file(follow_symlinks=False):
+            found[entry.name[:-3]] = entry.name
+        elif entry.is_dir(follow_symlinks=False):
+            if os.path.isfile(os.path.join(entry.path, "__init__.py")):
+                found[entry.name] = entry.name + "/"
+    return found
+
+
+def _hidden(workspace: str) -> list[str]:
+    """The workspace's modules that a module of the same name loaded from outside the
+    workspace (the standard library's, a test tool's) stood in for during the run."""
+    lines = []
+    for folder in dict.fromkeys(p for p in sys.path if _inside(p, workspace)):
+        for name, file in sorted(_modules_in(folder).items()):
+            module = sys.modules.get(name)
+            origin = getattr(module, "__file__", None) if module is not None else ""
+            if module is not None and not (origin and _inside(origin, workspace)):
+                where = os.path.relpath(os.path.join(folder, file), workspace)
+                lines.append(
+                    f"the workspace's module {where} is hidden by {name!r} of {origin or 'the interpreter'}"
+                )
+    return lines
+
+
 def main() -> int:
     workspace, *arguments = sys.argv[1:]
     before = _noted()
     sys.path.append(workspace)
     status = int(pytest.main(arguments))
-    for (owner, name), was, now in zip(GUARDED, before, _noted(), strict=True):
-        if was is not now:
-            _write(2, f"\n{MARK} {getattr(owner, '__name__', owner)}.{name}\n".encode())
+    found = [
+        f"pytest was patched: {getattr(owner, '__name__', owner)}.{name}"
+        for (owner, name), was, now in zip(GUARDED, before, _noted(), strict=True)
+        if was is not now
+    ]
+    for line in found + _hidden(workspace):
+        _write(2, f"\n{MARK} {line}\n".encode())
     return status
 
 
