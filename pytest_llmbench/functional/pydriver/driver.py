@@ -57,7 +57,7 @@ def _inside(path: str, folder: str) -> bool:
 
 def _modules_in(folder: str) -> dict[str, str]:
     """The top-level modules a folder on sys.path offers: name -> file or package."""
-    found = {}
+    found: dict[str, str] = {}
     try:
         entries = list(os.scandir(folder))
     except OSError:
