@@ -37,6 +37,19 @@ def is_scenario_file(path: Path, roots: tuple[Path, ...]) -> bool:
     return path.suffix in (".yaml", ".yml") and path.parent.parent in roots
 
 
+def is_benchmark_data(path: Path, roots: tuple[Path, ...]) -> bool:
+    """A path of the benchmark's data, never one of the user's own tests: under a scenario
+    root but a category folder or a scenario file (the hidden tests, references, mutants
+    and feedback beside the scenarios), or under the datasets folder beside it (the code
+    the tasks are about, whose own tests are the dataset's)."""
+    for root in roots:
+        if root in path.parents:
+            return not (is_scenario_file(path, roots) or (path.parent == root and path.is_dir()))
+        if root.parent / "datasets" in path.parents:
+            return True
+    return False
+
+
 def register_markers(config: pytest.Config) -> None:
     for category in CATEGORIES.values():
         config.addinivalue_line(
@@ -71,16 +84,24 @@ def _dataset_index(config: pytest.Config, scenario_path: Path) -> DatasetIndex:
 
 def test_scenario(llmbench_result: ItemResult, request: pytest.FixtureRequest) -> None:
     """Passes when the item was run and scored; a low quality fails only under
-    --llm-min-quality."""
+    --llm-min-quality, a low functional rate only under --llm-min-functional."""
     __tracebackhide__ = True
     if llmbench_result.status != "scored":
         pytest.fail(f"unscored: {llmbench_result.reason}", pytrace=False)
-    gate = settings_of(request.config).min_quality
+    settings = settings_of(request.config)
+    gate = settings.min_quality
     acc, compl = llmbench_result.accuracy, llmbench_result.completeness
     if gate is not None and acc is not None and compl is not None and quality(acc, compl) < gate:
         found = quality(acc, compl)
         pytest.fail(
             f"quality (Acc + Compl)/8 = {found:.3f} is below --llm-min-quality {gate}",
+            pytrace=False,
+        )
+    rate, least = llmbench_result.functional_rate, settings.min_functional
+    if least is not None and rate is not None and rate < least:
+        tampered = " (tampered with the verdict)" if llmbench_result.tampered else ""
+        pytest.fail(
+            f"functional rate {rate:.3f}{tampered} is below --llm-min-functional {least}",
             pytrace=False,
         )
 

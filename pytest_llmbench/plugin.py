@@ -15,7 +15,13 @@ from typing import TYPE_CHECKING
 import pytest
 
 from . import hookspecs, runner
-from .collection import CASE_KEY, ScenarioFile, is_scenario_file, register_markers
+from .collection import (
+    CASE_KEY,
+    ScenarioFile,
+    is_benchmark_data,
+    is_scenario_file,
+    register_markers,
+)
 from .fixtures import llm_complete, llm_judge, llmbench_result
 from .reporting.collector import ReportCollector, ReportSettings
 from .reporting.item_report import HtmlColumns
@@ -170,6 +176,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     runner.close(config)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    # the benchmark's hidden tests and datasets are data: never collected as the user's
+    # tests (unless the scenarios are the whole project: --llm-scenarios=.)
+    roots = tuple(r for r in settings_of(config).scenario_roots if r != config.rootpath)
+    return True if is_benchmark_data(collection_path, roots) else None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

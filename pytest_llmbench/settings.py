@@ -216,6 +216,10 @@ class Settings:
         help="when an attempt fails hidden tests, the next attempt continues its conversation "
         "with the failing tests' names and messages (never their code); attempts then stop at "
         "the first that passes every hidden test")  # fmt: skip
+    min_functional: float | None = option(
+        "min_functional", float_between(0.0, 1.0), None,
+        help="fail items whose functional rate, 0-1 (hidden tests passed, or mutants killed, "
+        "by the best attempt), is below this; items without hidden tests are not gated")  # fmt: skip
 
     def structured_output(self, model: str) -> str:
         return self.structured_outputs.get(model, self.structured_outputs.get("", "auto"))

@@ -155,3 +155,29 @@ def test_a_judged_run_reports_each_judge_against_the_hidden_tests(
     rows = {r["model"]: r for r in board["models"]}
     assert rows["openai/good"]["functional_rate"] == 1.0
     assert rows["openai/bad"]["functional_rate"] == 0.0
+
+
+def test_min_functional_gates_on_the_hidden_tests_and_they_are_never_the_users_tests(
+    pytester: pytest.Pytester,
+) -> None:
+    root = write_functional_project(pytester.path)
+    # the benchmark's own Python files, beside the user's own test: data, never collected
+    failing = "def test_would_fail():\n    assert False\n"
+    (root / "scenarios/generation/functional/GreetTested/Mini/test_hidden.py").write_text(failing)
+    (root / "scenarios/generation/test_beside.py").write_text(failing)
+    (root / "datasets/javascript/Mini/test_dataset.py").write_text(failing)
+    (root / "test_own.py").write_text("def test_own():\n    assert True\n")
+    result = pytester.runpytest(
+        "--llm-model=llmbench/reference,llmbench/echo",
+        "--llm-attempts=1",
+        "--llm-min-functional=0.5",
+    )
+    result.assert_outcomes(passed=2, failed=1)  # the reference, test_own; echo fails
+    result.stdout.fnmatch_lines(
+        ["*test_scenario?GreetTested-Mini-llmbench/echo?*", "functional rate 0.000 is below "
+         "--llm-min-functional 0.5"]
+    )  # fmt: skip
+    assert "test_would_fail" not in result.stdout.str()
+    bad = pytester.runpytest("--llm-min-functional=2")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    bad.stderr.fnmatch_lines(["*--llm-min-functional*"])
