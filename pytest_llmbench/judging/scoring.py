@@ -5,7 +5,7 @@ Shared by single-shot items (pipeline.py) and the turns of a dialog (dialog.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from statistics import mean
 from typing import Literal
 
@@ -57,8 +57,15 @@ def step_results(
 
 
 def metric_result(
-    metric: Metric, steps: list[StepResult], outcomes: list[JudgeOutcome]
+    metric: Metric,
+    steps: list[StepResult],
+    outcomes: list[JudgeOutcome],
+    executed: Mapping[str, bool] | None = None,
 ) -> MetricResult:
+    """The metric from the judges' grades, or without judges from the steps' checks and,
+    for a functional criterion without a check, `executed`: step id -> whether every
+    hidden test it names passed (a run that was tampered with or did not finish passes
+    none)."""
     own = [s for s in steps if s.metric == metric]
     if not own:  # a scenario imported with criteria_missing: true
         return MetricResult(unscored_reason=f"no criteria: the scenario has no {metric} steps yet")
@@ -85,10 +92,19 @@ def metric_result(
             grades=grades,
             unscored_reason="; ".join(r for r in reasons if r) or "no grade from any judge",
         )
-    if check_rate is None:
-        return MetricResult(unscored_reason=f"no judge given and no {metric} step has a check")
+    executed = executed or {}
+    verdicts = [
+        (s.weight, s.check.passed if s.check is not None else executed[s.id])
+        for s in own
+        if s.check is not None or s.id in executed
+    ]
+    rate = weighted_rate(verdicts)
+    if rate is None:
+        return MetricResult(
+            unscored_reason=f"no judge given and no {metric} step has a check or hidden tests"
+        )
     return MetricResult(
-        value=1 + 3 * check_rate, source="checks", pass_rate=check_rate, check_pass_rate=check_rate
+        value=1 + 3 * rate, source="checks", pass_rate=rate, check_pass_rate=check_rate
     )
 
 

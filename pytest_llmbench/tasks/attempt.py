@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..cpu import off_process
 from ..judging.judge import JudgeSetup
-from ..judging.scoring import attempt_quality, generation_rate
+from ..judging.scoring import attempt_quality, generation_rate, metric_result
 from ..metrics.answer_metrics import measure_answer
 from ..models.base import Model
 from ..schema.code import CodeMetrics
@@ -29,6 +29,7 @@ from ..schema.results import (
     MetricResult,
     StepResult,
 )
+from ..schema.vocabulary import METRICS
 from .case import Case, Generation
 
 
@@ -78,17 +79,34 @@ class JudgedAttempt:
     measuring: asyncio.Future[CodeMetrics]
     finishing: asyncio.Future[FunctionalResult | None]
     dialog: DialogResult | None = None
+    # The functional criteria's step ids (their `tests:` patterns name hidden tests).
+    linked: frozenset[str] = frozenset()
     _built: AttemptResult | None = field(default=None, init=False, repr=False)
 
     @property
     def quality(self) -> float | None:
         return attempt_quality(self.accuracy, self.completeness)
 
+    @property
+    def scored_by_tests(self) -> bool:
+        """No judge scores the answer and some criteria name hidden tests: its metrics are
+        known once the tests have ended (`result()`)."""
+        return bool(self.linked) and not self.reports and self.degraded is None
+
+    def _score_by_tests(self, functional: FunctionalResult | None) -> None:
+        if not self.scored_by_tests or functional is None or functional.unavailable:
+            return
+        executed = {s.id: bool(s.tests_passed) for s in self.steps if s.id in self.linked}
+        self.accuracy, self.completeness = (
+            metric_result(m, self.steps, [], executed) for m in METRICS
+        )
+
     async def result(self) -> AttemptResult:
         """The attempt's result, once its code metrics and hidden tests have ended."""
         if self._built is None:
             code = await self.measuring
             functional = await self.finishing  # maps the tests onto `steps`
+            self._score_by_tests(functional)
             rate, basis = generation_rate(self.candidate_calls)
             self._built = AttemptResult(
                 attempt=self.number,

@@ -120,6 +120,7 @@ async def run_attempt(
         degraded=reply.degraded,
         measuring=measuring,
         finishing=asyncio.ensure_future(finish_tests(testing, checked, patterns, feedback)),
+        linked=frozenset(patterns),
     )
 
 
@@ -219,7 +220,9 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
         judged.append(attempt)
         # Without a feedback chain no attempt depends on the one before's hidden tests:
         # they finish while the next attempts' calls go on, and are collected at the end.
-        functional = (await attempt.result()).functional if chained else None
+        # An answer scored by its hidden tests alone has its quality once they end.
+        waits = chained or attempt.scored_by_tests
+        functional = (await attempt.result()).functional if waits else None
         if last_attempt(case, gen, attempt.quality, functional):
             break
         if chained:
