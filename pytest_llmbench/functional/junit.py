@@ -136,6 +136,18 @@ def _first_lines(text: str, count: int = 3) -> str:
     return "\n".join(lines[:count])[:600]
 
 
+def _cause_first(detail: ET.Element) -> str:
+    """A failure's first lines, its cause first: the report's message (pytest's exception,
+    e.g. `NotImplementedError`) before the text (pytest: the failing source lines; JUnit:
+    the stack trace, whose first line already names it)."""
+    message, kind = detail.get("message", ""), detail.get("type", "")
+    text = (detail.text or "").strip()
+    first = text.splitlines()[0] if text else ""
+    if message and message.splitlines()[0] not in first:
+        return _first_lines(f"{message}\n{text}")
+    return _first_lines(text or ": ".join(filter(None, [kind, message])))
+
+
 def read_reports(folder: Path) -> list[TestOutcome]:
     """Every test case of the launcher's XML reports (TEST-*.xml), a skipped or disabled
     one (pytest: skip, xfail) as skipped, which counts as not passed; an unreadable or
@@ -154,9 +166,7 @@ def read_reports(folder: Path) -> list[TestOutcome]:
             method = case.get("name", "").removesuffix("()")
             message = ""
             if problems:
-                detail = problems[0]
-                attributes = [detail.get("type", ""), detail.get("message", "")]
-                message = _first_lines(detail.text or ": ".join(filter(None, attributes)))
+                message = _cause_first(problems[0])
             name = f"{owner}.{method}" if owner else method
             status = (
                 "passed"

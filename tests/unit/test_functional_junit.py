@@ -55,6 +55,26 @@ def test_reports_give_one_outcome_per_test_named_class_dot_method(tmp_path: Path
     assert outcomes["CalcTest.param(int)[2]"].message == "no"
 
 
+PYTEST_REPORT = """<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest">
+<testcase classname="test_shelf" name="test_heaviest" time="0.001">\
+<failure message="NotImplementedError">def test_heaviest():
+&gt;       assert heaviest([3, 9, 4]) == 9
+
+shelf.py:6: NotImplementedError</failure></testcase></testsuite></testsuites>
+"""
+
+
+def test_a_pytest_failure_names_its_cause_before_the_source_lines(tmp_path: Path) -> None:
+    (tmp_path / "TEST-pytest.xml").write_text(PYTEST_REPORT, encoding="utf-8")
+    (outcome,) = junit.read_reports(tmp_path)
+    assert outcome.name == "test_shelf.test_heaviest"
+    assert outcome.message.splitlines() == [
+        "NotImplementedError",
+        "def test_heaviest():",
+        ">       assert heaviest([3, 9, 4]) == 9",
+    ]
+
+
 def test_a_missing_report_folder_gives_no_outcome(tmp_path: Path) -> None:
     assert junit.read_reports(tmp_path / "absent") == []
 
