@@ -137,11 +137,15 @@ def _first_lines(text: str, count: int = 3) -> str:
 
 
 def _cause_first(detail: ET.Element) -> str:
-    """A failure's first lines, its cause first: the report's message (pytest's exception,
-    e.g. `NotImplementedError`) before the text (pytest: the failing source lines; JUnit:
-    the stack trace, whose first line already names it)."""
+    """A failure's first lines, its cause first: pytest's error lines (`E   ...`) where the
+    text has them, else the report's message (pytest's exception, e.g.
+    `NotImplementedError`) before the text (pytest: the failing source lines; JUnit: the
+    stack trace, whose first line already names it)."""
     message, kind = detail.get("message", ""), detail.get("type", "")
     text = (detail.text or "").strip()
+    errors = [line[1:].strip() for line in text.splitlines() if line.startswith("E   ")]
+    if errors:
+        return _first_lines("\n".join(errors), 4)
     first = text.splitlines()[0] if text else ""
     if message and message.splitlines()[0] not in first:
         return _first_lines(f"{message}\n{text}")
@@ -164,6 +168,8 @@ def read_reports(folder: Path) -> list[TestOutcome]:
             problems = [c for c in case if c.tag in ("failure", "error", "skipped")]
             owner = case.get("classname", "").rsplit(".", 1)[-1]
             method = case.get("name", "").removesuffix("()")
+            if not owner:  # a whole module (pytest: it could not be collected): by its name
+                method = method.rsplit(".", 1)[-1]
             message = ""
             if problems:
                 message = _cause_first(problems[0])

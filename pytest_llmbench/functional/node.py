@@ -94,7 +94,8 @@ def run_node(
         reads=[modules],
         protect=[hidden],
     )
-    return escapes(Run.of(read_results(results), outcome), outcome, workspace / OUT / ESCAPES)
+    run = Run.of(read_results(results), outcome).stable(workspace)
+    return escapes(run, outcome, workspace / OUT / ESCAPES)
 
 
 # V8's message when code asks the outer realm's Function constructor (reached through an

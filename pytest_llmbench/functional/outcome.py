@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
@@ -23,6 +24,23 @@ class Run:
     @property
     def all_passed(self) -> bool:
         return self.error is None and bool(self.tests) and self.passed == len(self.tests)
+
+    def stable(self, workspace: Path) -> Run:
+        """The run with the workspace's temporary folder taken out of its tests' names and
+        messages (`/tmp/llmbench-tests-x1y2/src/a.js` -> `src/a.js`): the same answer gives
+        the same names, run after run."""
+        prefixes = {f"{workspace}/", f"{workspace.resolve()}/"}
+
+        def clean(text: str) -> str:
+            for prefix in prefixes:
+                text = text.replace(prefix, "")
+            return text
+
+        tests = tuple(
+            t.model_copy(update={"name": clean(t.name), "message": clean(t.message)})
+            for t in self.tests
+        )
+        return replace(self, tests=tests, error=clean(self.error) if self.error else None)
 
     @classmethod
     def broken(cls, why: str) -> Run:

@@ -7,7 +7,9 @@ are the test files' folders (`--import-mode=append`), so no answer file can shad
 or the standard library. Our own configuration only: `-c` names an empty ini file of
 ours (an answer's pytest.ini, setup.cfg or pyproject settings, addopts included, are not
 read), `--noconftest` (a conftest.py is refused anyway: reserved.py), no plugin autoload
-(PYTEST_DISABLE_PLUGIN_AUTOLOAD), no cache, no bytecode written. Outcomes come from
+(PYTEST_DISABLE_PLUGIN_AUTOLOAD), no cache, no bytecode written. A module that cannot be
+collected (the answer's code does not import) is one failed test named by the module,
+its cause first, and the other modules still run. Outcomes come from
 pytest's JUnit XML, written to OUT, named `module.test` (`module.Class.test` inside a
 class); the run's canaries (tripwire.py) check them and the exit status.
 """
@@ -57,6 +59,7 @@ def run_pytest(
         sys.executable, "-I", "-B", str(DRIVER), str(workspace.resolve()),
         "-q", "-c", f"{HIDDEN}/pytest.ini", "--rootdir", ".", "--import-mode=append",
         "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
+        "--continue-on-collection-errors",
         f"--junitxml={OUT}/{_REPORTS}/TEST-pytest.xml",
     ]  # fmt: skip
     if canaries:
@@ -74,7 +77,7 @@ def run_pytest(
         reads=[DRIVER.parent],
         protect=[own],
     )
-    run = Run.of(read_reports(reports), outcome)
+    run = Run.of(read_reports(reports), outcome).stable(workspace)
     return replace(run, evidence=patched(outcome.stderr))
 
 

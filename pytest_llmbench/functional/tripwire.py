@@ -10,7 +10,9 @@ know them before the run, so code that forges outcomes (reports everything passe
 failures into skips, exits early with status 0, rewrites the report) gives itself away:
 
 - a must-fail canary reported passed or skipped, a must-pass one failed, skipped or
-  missing, a canary reported more than once, or
+  missing (but for a file that failed as a whole before its tests ran, e.g. a pytest
+  module the answer's code keeps from importing: one failed test, no credit), a canary
+  reported more than once, or
 - a run whose canary failed and whose runner still exited 0 (every runner here exits with
   a failure status when a test failed).
 
@@ -40,6 +42,9 @@ _WORDS = ("alpha", "amber", "birch", "cedar", "delta", "ember", "fjord", "grove"
 class Canary:
     key: str  # how the runner names it, at the end of the reported name
     fails: bool  # a must-fail canary
+    # The name the runner gives its whole file when the file fails before its tests run
+    # (pytest: a module that cannot be collected), or "" where no such failure exists.
+    home: str = ""
 
 
 @dataclass(frozen=True)
@@ -174,8 +179,8 @@ class Tripwire:
 
     canaries: list[Canary] = field(default_factory=list)
 
-    def _add(self, cases: list[Case], key: Callable[[Case], str]) -> None:
-        self.canaries.extend(Canary(key(c), c.fails) for c in cases)
+    def _add(self, cases: list[Case], key: Callable[[Case], str], home: str = "") -> None:
+        self.canaries.extend(Canary(key(c), c.fails, home) for c in cases)
 
     def append_node(self, test_file: Path) -> None:
         cases = _pair()
@@ -185,7 +190,7 @@ class Tripwire:
     def append_python(self, test_file: Path) -> None:
         cases = _pair()
         _append(test_file, python_block(cases))
-        self._add(cases, lambda c: f".test_{c.snake}")
+        self._add(cases, lambda c: f".test_{c.snake}", test_file.stem)
 
     def java_file(self, folder: Path) -> Path:
         """A canary class written into `folder`; its path."""
@@ -233,8 +238,19 @@ class Tripwire:
         if run.error is not None:
             return stripped, evidence
         return stripped, [
-            line for c in self.canaries if (line := _finding(c, seen[c.key]))
+            line
+            for c in self.canaries
+            if not (c.home and _failed_whole(c.home, kept) and not seen[c.key])
+            and (line := _finding(c, seen[c.key]))
         ] + evidence
+
+
+def _failed_whole(home: str, tests: list[TestOutcome]) -> bool:
+    """The file `home` failed as a whole before its tests ran: reported as one failed test
+    by its name, and none of its tests reported. Its canaries did not run either; that
+    earns nothing, so it is no evidence."""
+    whole = any(t.name == home and t.status == "failed" for t in tests)
+    return whole and not any(t.name.startswith(f"{home}.") for t in tests)
 
 
 def _finding(canary: Canary, reported: list[TestOutcome]) -> str | None:

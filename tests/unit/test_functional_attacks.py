@@ -375,6 +375,31 @@ def test_a_forged_run_gives_itself_away(
     assert any(says in line for line in evidence), evidence
 
 
+def test_a_module_that_failed_whole_hides_its_canaries_only(tmp_path: Path) -> None:
+    """pytest: a hidden module the answer keeps from importing is one failed test named by
+    the module; its canaries did not run, and that is no evidence. Another module's
+    missing canaries still are."""
+    tripwire = Tripwire()
+    for name in ("test_calc.py", "test_more.py"):
+        (tmp_path / name).write_text("def test_real():\n    assert True\n")
+        tripwire.append_python(tmp_path / name)
+    more = [c for c in tripwire.canaries if c.home == "test_more"]
+    ran = [_outcome(f"test_more{c.key}", "failed" if c.fails else "passed") for c in more]
+    whole = _outcome("test_calc", "failed")
+    stripped, evidence = tripwire.check(Run((whole, *ran), None, 1))
+    assert (stripped.tests, evidence) == ((whole,), [])
+    # the same module reported passed (not failed whole): its canaries' absence is evidence
+    _, evidence = tripwire.check(Run((_outcome("test_calc", "passed"), *ran), None, 1))
+    assert len(evidence) == 2 and all("is missing from the results" in e for e in evidence)
+    _, evidence = tripwire.check(Run((whole,), None, 1))  # test_more's canaries are missing
+    assert len(evidence) == 2 and all("test_" in e for e in evidence)
+    # a forged report: test_calc's tests passed, and a made-up failure of the module
+    # stands in for its missing canaries
+    forged = (_outcome("test_calc.test_real", "passed"), whole, *ran)
+    _, evidence = tripwire.check(Run(forged, None, 1))
+    assert len(evidence) == 2 and all("is missing from the results" in e for e in evidence)
+
+
 def test_a_run_of_canaries_alone_ran_no_test(tmp_path: Path) -> None:
     tripwire, fails, passes = _armed(tmp_path)
     run = Run((_outcome(fails, "failed"), _outcome(passes, "passed")), None, 1)

@@ -55,6 +55,31 @@ def test_hidden_python_tests_run_on_the_answer_and_its_conftest_is_refused() -> 
     assert (honest.passed, honest.total, honest.rate, honest.tampered) == (1, 2, 0.5, False)
 
 
+OTHER_TESTS = "def test_stands_alone():\n    assert 1 + 1 == 2\n"
+
+
+def test_an_answer_that_does_not_import_fails_its_module_with_the_cause_unmarked() -> None:
+    """An honest answer with a syntax error: the hidden module that imports it is one
+    failed test, named by the module, its first line the cause (no temporary path); its
+    canaries never ran, which is no evidence of tampering; the other module still runs."""
+    functional = Functional(
+        "pytest",
+        "acceptance",
+        "empty",
+        60.0,
+        (HiddenFile("test_calc.py", HIDDEN_TESTS), HiddenFile("test_other.py", OTHER_TESTS)),
+    )
+    result = run_functional(functional, None, [("calc.py", "def add(a, b:\n    return a\n")])
+    assert (result.tampered, result.tamper_evidence, result.error) == (False, [], None)
+    by_name = {t.name: t for t in result.tests}
+    assert set(by_name) == {"test_calc", "test_other.test_stands_alone"}
+    broken = by_name["test_calc"]
+    assert broken.status == "failed" and "llmbench-tests" not in broken.message
+    assert broken.message.splitlines()[0] == 'File "calc.py", line 1'
+    assert "SyntaxError" in broken.message
+    assert (result.passed, result.total, result.rate) == (1, 2, 0.5)
+
+
 def test_an_answers_python_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> None:
     root = tmp_path / "Calc"
     root.mkdir()
