@@ -246,10 +246,11 @@ class Tripwire:
 
 
 def _failed_whole(home: str, tests: list[TestOutcome]) -> bool:
-    """The file `home` failed as a whole before its tests ran: reported as one failed test
-    by its name, and none of its tests reported. Its canaries did not run either; that
-    earns nothing, so it is no evidence."""
-    whole = any(t.name == home and t.status == "failed" for t in tests)
+    """The file `home` ended as a whole before its tests ran: reported as one failed (it
+    could not be collected) or skipped (a module-level skip) test by its name, and none of
+    its tests reported. Its canaries did not run either; that earns nothing, so it is no
+    evidence."""
+    whole = any(t.name == home and t.status in ("failed", "skipped") for t in tests)
     return whole and not any(t.name.startswith(f"{home}.") for t in tests)
 
 

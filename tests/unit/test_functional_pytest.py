@@ -80,6 +80,22 @@ def test_an_answer_that_does_not_import_fails_its_module_with_the_cause_unmarked
     assert (result.passed, result.total, result.rate) == (1, 2, 0.5)
 
 
+def test_a_hidden_module_skipped_whole_counts_as_not_passed_and_is_no_evidence() -> None:
+    skipped = "import pytest\n\npytest.skip('not on this machine', allow_module_level=True)\n"
+    functional = Functional(
+        "pytest",
+        "acceptance",
+        "empty",
+        60.0,
+        (HiddenFile("test_calc.py", HIDDEN_TESTS), HiddenFile("test_later.py", skipped)),
+    )
+    result = run_functional(functional, None, [("calc.py", ANSWER.replace("//", "/"))])
+    assert (result.tampered, result.error) == (False, None), result.tamper_evidence
+    by_name = {t.name: t.status for t in result.tests}
+    assert by_name["test_later"] == "skipped"
+    assert (result.passed, result.total, result.rate) == (2, 3, 2 / 3)
+
+
 def test_an_answers_python_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> None:
     root = tmp_path / "Calc"
     root.mkdir()
