@@ -8,6 +8,8 @@ from pathlib import Path
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 
+NO_OUTCOME = "no outcome: the run ended before it reported this test"
+
 
 @dataclass(frozen=True)
 class Run:
@@ -41,6 +43,17 @@ class Run:
             for t in self.tests
         )
         return replace(self, tests=tests, error=clean(self.error) if self.error else None)
+
+    def with_planned(self, planned: list[str]) -> Run:
+        """The run with each planned test it did not report listed as `not run` (not
+        passed): the tests a run stopped early never reached."""
+        reported = {t.name for t in self.tests}
+        missing = [name for name in dict.fromkeys(planned) if name not in reported]
+        unrun = tuple(
+            TestOutcome(name=name[:300], passed=False, status="not run", message=NO_OUTCOME)
+            for name in missing
+        )
+        return replace(self, tests=self.tests + unrun) if unrun else self
 
     @classmethod
     def broken(cls, why: str) -> Run:

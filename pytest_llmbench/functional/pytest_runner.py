@@ -66,7 +66,11 @@ def run_pytest(
         command.append("--maxfail=2")
         tests = [canaries, *(t for t in tests if t != canaries)]
     command.extend(tests)
-    env = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    planned = reports / "planned.txt"
+    env = {
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "LLMBENCH_PLANNED": f"{OUT}/{_REPORTS}/planned.txt",
+    }
     outcome = sandbox.run(
         command,
         workspace,
@@ -77,8 +81,19 @@ def run_pytest(
         reads=[DRIVER.parent],
         protect=[own],
     )
-    run = Run.of(read_reports(reports), outcome).stable(workspace)
+    run = Run.of(read_reports(reports), outcome).with_planned(_planned(planned))
+    run = run.stable(workspace)
     return replace(run, evidence=patched(outcome.stderr))
+
+
+def _planned(path: Path) -> list[str]:
+    """The driver's list of the tests it collected (at most 10,000; none if unreadable)."""
+    try:
+        if path.is_symlink() or path.stat().st_size > 2_000_000:
+            return []
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()[:10_000]
+    except OSError:
+        return []
 
 
 def patched(stderr: str) -> tuple[str, ...]:

@@ -96,6 +96,18 @@ def test_a_hidden_module_skipped_whole_counts_as_not_passed_and_is_no_evidence()
     assert (result.passed, result.total, result.rate) == (2, 3, 2 / 3)
 
 
+def test_a_run_stopped_at_its_time_limit_lists_the_collected_tests_as_not_run() -> None:
+    waits = "import time\n\ndef test_first():\n    pass\n\ndef test_waits():\n    time.sleep(600)\n"
+    functional = Functional("pytest", "acceptance", "empty", 3.0, (HiddenFile("test_w.py", waits),))
+    result = run_functional(functional, None, [])
+    assert result.error == "the test run was stopped at the time limit"
+    assert [(t.name, t.status, t.passed) for t in result.tests] == [
+        ("test_w.test_first", "not run", False),
+        ("test_w.test_waits", "not run", False),
+    ]  # the canaries were collected too, and are never listed
+    assert (result.rate, result.tampered) == (0.0, False)
+
+
 def test_an_answers_python_tests_are_scored_by_the_mutants_they_kill(tmp_path: Path) -> None:
     root = tmp_path / "Calc"
     root.mkdir()

@@ -87,11 +87,31 @@ def _hidden(workspace: str) -> list[str]:
     return lines
 
 
+class Planned:
+    """Writes the names of the tests collected, as the runner names them from the JUnit
+    XML (`module.test`, `Class.test`), one a line, to the file LLMBENCH_PLANNED names:
+    the tests a run that stops early did not reach are then listed as not run."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        names = []
+        for item in session.items:
+            parts = _pytest.junitxml.mangle_test_address(item.nodeid)
+            owner = parts[-2].rsplit(".", 1)[-1] if len(parts) > 1 else ""
+            names.append(f"{owner}.{parts[-1]}" if owner else parts[-1])
+        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
+        with open(self.path, "w", encoding="utf-8") as out:
+            out.write("".join(f"{name}\n" for name in names))
+
+
 def main() -> int:
     workspace, *arguments = sys.argv[1:]
     before = _noted()
     sys.path.append(workspace)
-    status = int(pytest.main(arguments))
+    planned = os.environ.get("LLMBENCH_PLANNED")
+    status = int(pytest.main(arguments, plugins=[Planned(planned)] if planned else []))
     found = [
         f"pytest was patched: {getattr(owner, '__name__', owner)}.{name}"
         for (owner, name), was, now in zip(GUARDED, before, _noted(), strict=True)
