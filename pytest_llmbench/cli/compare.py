@@ -21,9 +21,9 @@ from statistics import fmean
 from typing import Any
 
 from ..judging import statistics as st
-from ..judging.formulas import FORMULAS
 from ..reporting import leaderboard
 from ..reporting.runs import Run, common_attempts, common_formula, load_run, warn
+from .options import add_score_formula
 
 ALL = "(all)"
 
@@ -53,12 +53,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="DELTA",
         help="exit 1 when a score's difference interval lies entirely below -DELTA",
     )
-    parser.add_argument(
-        "--score-formula",
-        choices=list(FORMULAS),
-        default=None,
-        help="score formula (default: the runs')",
-    )
+    add_score_formula(parser)
     parser.set_defaults(handler=run)
 
 
