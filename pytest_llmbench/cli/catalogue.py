@@ -18,6 +18,7 @@ from ..errors import ConfigError
 from ..formats.categories import CATEGORIES
 from ..formats.dataset import DatasetIndex
 from ..formats.scenario import NO_DATASET, Scenario, load_scenario
+from ..reporting.markdown import table
 from .datasets import dataset_rows
 
 
@@ -34,14 +35,6 @@ def load_catalogue(root: Path) -> list[Scenario]:
     return [load_scenario(path, index) for path in paths]
 
 
-def _row(cells: list[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
-
-
-def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    return [_row(headers), "|" + "---|" * len(headers), *map(_row, rows)]
-
-
 def categories_table(root: Path, scenarios: list[Scenario]) -> list[str]:
     rows = []
     for category in CATEGORIES.values():
@@ -49,7 +42,7 @@ def categories_table(root: Path, scenarios: list[Scenario]) -> list[str]:
         shown = f"`scenarios/{category.id}/system.md`" if system.is_file() else "built-in"
         count = sum(s.category == category.id for s in scenarios)
         rows.append([f"`{category.id}`", category.title, shown, str(count)])
-    return _table(["id", "category (method.md)", "system prompt", "scenarios"], rows)
+    return table(["id", "category (method.md)", "system prompt", "scenarios"], rows)
 
 
 def _steps(scenario: Scenario, key: str) -> str:
@@ -75,7 +68,7 @@ def scenarios_table(scenarios: list[Scenario]) -> list[str]:
     items = sum(max(1, len(s.datasets)) for s in scenarios)
     headers = ["id", "title", "category", "datasets"]
     headers += ["steps per item: accuracy + completeness (checked)", "what it asks"]
-    return [*_table(headers, rows), "", f"{len(scenarios)} scenarios, {items} items per model."]
+    return [*table(headers, rows), "", f"{len(scenarios)} scenarios, {items} items per model."]
 
 
 def datasets_table(rows: list[dict[str, Any]]) -> list[str]:
@@ -93,7 +86,7 @@ def datasets_table(rows: list[dict[str, Any]]) -> list[str]:
         for r in rows
     ]
     headers = ["dataset", "language", "technology", "CI", "LoC", "GCI", "complexity", "size"]
-    return _table(headers, cells)
+    return table(headers, cells)
 
 
 def tables(root: Path) -> dict[str, list[str]]:

@@ -21,9 +21,9 @@ from statistics import fmean
 from typing import Any
 
 from ..judging import statistics as st
-from ..judging.formulas import FORMULAS
-from ..reporting import leaderboard
+from ..reporting import leaderboard, markdown
 from ..reporting.runs import Run, common_attempts, common_formula, load_run, warn
+from .options import add_score_formula
 
 ALL = "(all)"
 
@@ -53,12 +53,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="DELTA",
         help="exit 1 when a score's difference interval lies entirely below -DELTA",
     )
-    parser.add_argument(
-        "--score-formula",
-        choices=list(FORMULAS),
-        default=None,
-        help="score formula (default: the runs')",
-    )
+    add_score_formula(parser)
     parser.set_defaults(handler=run)
 
 
@@ -120,19 +115,17 @@ def _num(value: float | None, signed: bool = False) -> str:
 
 
 def render(rows: Sequence[Change]) -> list[str]:
-    lines = [
-        "| Model | Category | Base | New | Change | 95% CI of change | Items common (base/new) "
-        "| Regression |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+    headers = ["Model", "Category", "Base", "New", "Change", "95% CI of change"]
+    headers += ["Items common (base/new)", "Regression"]
+    cells = []
     for r in rows:
         ci = "–" if r.ci is None else f"{r.ci[0]:+.3f} to {r.ci[1]:+.3f}"
+        items = f"{r.items[0]} ({r.items[1]}/{r.items[2]})"
         flag = "REGRESSION" if r.regressed else ""
-        lines.append(
-            f"| {r.model} | {r.category} | {_num(r.base)} | {_num(r.new)} | "
-            f"{_num(r.change, True)} | {ci} | {r.items[0]} ({r.items[1]}/{r.items[2]}) | {flag} |"
+        cells.append(
+            [r.model, r.category, _num(r.base), _num(r.new), _num(r.change, True), ci, items, flag]
         )
-    return lines
+    return markdown.table(headers, cells)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,7 +18,6 @@ from typing import Any
 from pydantic import JsonValue
 
 from ..errors import ConfigError
-from ..judging.formulas import FORMULAS
 from ..reporting import markdown
 from ..reporting.runs import (
     common_attempts,
@@ -30,6 +29,7 @@ from ..reporting.runs import (
     warn,
 )
 from ..reporting.writer import publish, write_results
+from .options import add_score_formula
 
 
 def add_parser(subparsers: Any) -> None:
@@ -42,12 +42,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "-o", "--output", type=Path, required=True, metavar="OUT", help="output report dir"
     )
-    parser.add_argument(
-        "--score-formula",
-        choices=list(FORMULAS),
-        default=None,
-        help="score formula (default: the one the runs used)",
-    )
+    add_score_formula(parser)
     parser.set_defaults(handler=run)
 
 

@@ -27,11 +27,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..toolchain import sandbox
-from ..toolchain.node_packages import has_packages, node_missing
-from .jsreport import finish, link_modules, read_options
-from .node import MEMORY_MB
-from .outcome import Run
+from ..toolchain.node_packages import has_packages
+from .jsreport import JsRunner, read_options
 from .workspace import HIDDEN, OUT
 
 NEEDED = (
@@ -48,6 +45,7 @@ NEEDED = (
 TREE = Path(__file__).resolve().parents[2] / "runners" / "jest-react16" / "node_modules"
 OWN = ".llmbench-jest"
 OPTIONS = "jest.json"
+RESULTS = "results.jsonl"  # our reporter's, in OUT
 SUFFIXES = (".js", ".jsx", ".mjs", ".cjs")
 
 
@@ -128,11 +126,6 @@ def modules_dir() -> Path | None:
     return None
 
 
-def missing() -> str | None:
-    """Why this machine cannot run Jest tests, or None."""
-    return node_missing(modules_dir(), "Jest's", "scripts/install-runners (runners/jest-react16)")
-
-
 def options(workspace: Path) -> JestOptions:
     """The scenario's options (ValueError naming the file and field when they are bad)."""
     return read_options(workspace / HIDDEN / OPTIONS, JestOptions)
@@ -147,7 +140,6 @@ def write_config(
     own = workspace / OWN
     shutil.rmtree(own, ignore_errors=True)
     own.mkdir()
-    (workspace / OUT / "tmp").mkdir(parents=True, exist_ok=True)
     (own / "setup.js").write_text(SETUP, encoding="utf-8")
     (own / "stub.js").write_text("module.exports = {};\n", encoding="utf-8")
     (own / "reporter.js").write_text(REPORTER, encoding="utf-8")
@@ -169,44 +161,23 @@ def write_config(
             "output": OUT,
             "setup": json.dumps(setups),
             "bail": 2 if canaries else 0,  # the canary file's failure, then the first other
-            "out": json.dumps(str(workspace.resolve() / OUT / "results.jsonl")),
+            "out": json.dumps(str(workspace.resolve() / OUT / RESULTS)),
         },
         encoding="utf-8",
     )
     return config
 
 
-def run(
-    workspace: Path,
-    tests: list[str],
-    timeout_s: float,
-    *,
-    canaries: str | None = None,
-    processes: int | None = None,
-) -> Run:
-    """The answer's test files `tests` (workspace-relative; those Jest with Babel cannot
-    run are left out) under our config. `canaries`: the run's canary file among `tests`
-    (tripwire.py), run first; the run then stops at the first failing test file after it
-    (a mutant's run: one failure is enough)."""
-    runnable = sorted(t for t in tests if t.endswith(SUFFIXES))
-    if not runnable:
-        return Run.broken("the answer has no JavaScript test files for Jest")
-    modules = modules_dir()
-    if modules is None:
-        return Run.broken(
-            "Jest's packages are missing: run scripts/install-runners (runners/jest-react16)"
-        )
-    why = link_modules(workspace, modules)
-    if why is not None:
-        return Run.broken(why)
-    try:
-        config = write_config(workspace, modules, options(workspace), canaries)
-    except ValueError as exc:
-        return Run.broken(str(exc))
-    results = workspace / OUT / "results.jsonl"
-    command = [
+def _command(
+    workspace: Path, modules: Path, runnable: list[str], canaries: str | None
+) -> list[str]:
+    """Jest on `runnable` by path, in band, under our config (`canaries`: see JsRunner.run;
+    the run stops at the first failing test file after the canary file)."""
+    config = write_config(workspace, modules, options(workspace), canaries)
+    jest = modules / "jest" / "bin" / "jest.js"
+    return [
         "node",
-        str(modules / "jest" / "bin" / "jest.js"),
+        str(jest),
         "--config",
         str(config),
         "--ci",
@@ -214,15 +185,17 @@ def run(
         "--runTestsByPath",
         *runnable,
     ]
-    env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(workspace.resolve() / OUT / "tmp")}
-    outcome = sandbox.run(
-        command,
-        workspace,
-        timeout=timeout_s,
-        memory_mb=MEMORY_MB,
-        processes=processes or sandbox.PROCESS_LIMIT,
-        env=env,
-        reads=[modules],
-        protect=[workspace / HIDDEN, workspace / OWN],
-    )
-    return finish(results, workspace, outcome)
+
+
+JEST = JsRunner(
+    name="Jest",
+    languages="JavaScript",
+    suffixes=SUFFIXES,
+    install="scripts/install-runners (runners/jest-react16)",
+    own=OWN,
+    report=RESULTS,
+    modules=modules_dir,
+    command=_command,
+)
+missing = JEST.missing
+run = JEST.run

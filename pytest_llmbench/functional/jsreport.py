@@ -1,11 +1,13 @@
-"""What the JavaScript test runners share: the packages linked into the workspace, and
-the JSON report Jest writes (`--json`) and Vitest copies (`--reporter=json`) read into
-per-test outcomes."""
+"""What the JavaScript test runners share: the packages linked into the workspace, their
+run in the sandbox, and the JSON report Jest writes (`--json`) and Vitest copies
+(`--reporter=json`) read into per-test outcomes."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -13,7 +15,11 @@ from pydantic import BaseModel, ValidationError
 
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
+from ..toolchain.node_packages import node_missing
+from .launch import RunnerSandbox
+from .node import MEMORY_MB
 from .outcome import Run
+from .workspace import OUT
 
 _SKIPPED = {"skipped", "pending", "todo", "disabled"}
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -22,6 +28,7 @@ _UNHANDLED = re.compile(r"Vitest caught \d+ unhandled errors?[^\n]*")
 
 
 M = TypeVar("M", bound=BaseModel)
+SANDBOX = RunnerSandbox(memory_mb=MEMORY_MB, processes=sandbox.PROCESS_LIMIT)
 
 
 def read_options(path: Path, model: type[M]) -> M:
@@ -128,3 +135,65 @@ def finish(report: Path, workspace: Path, outcome: sandbox.Outcome) -> Run:
         why = f"the test runner caught an error outside the tests: {found.group(0)}"
         tests.append(TestOutcome(name="test run", passed=False, message=why, status="failed"))
     return Run.of(tests, outcome)
+
+
+@dataclass(frozen=True)
+class JsRunner:
+    """What sets a JavaScript test runner (Jest, Vitest) apart; `run` does the rest: our
+    files in `own`, read-only to the run, its packages linked into the workspace and
+    readable, its temporary files in OUT/tmp, its report read by `finish`."""
+
+    name: str  # as the messages name it: "Jest"
+    languages: str  # of the test files it runs: "JavaScript"
+    suffixes: tuple[str, ...]  # of the test files it runs
+    install: str  # what installs its packages
+    own: str  # the folder of our config and setup files in the workspace
+    report: str  # its report's name in OUT
+    modules: Callable[[], Path | None]  # its package tree, None when it is missing
+    # (workspace, modules, runnable test files, canaries) -> the command, our files written;
+    # ValueError naming the scenario's options file and field when they are bad
+    command: Callable[[Path, Path, list[str], str | None], list[str]]
+
+    def missing(self) -> str | None:
+        """Why this machine cannot run the runner's tests, or None."""
+        return node_missing(self.modules(), f"{self.name}'s", self.install)
+
+    def run(
+        self,
+        workspace: Path,
+        tests: list[str],
+        timeout_s: float,
+        *,
+        canaries: str | None = None,
+        processes: int | None = None,
+    ) -> Run:
+        """The answer's test files `tests` (workspace-relative; those the runner cannot run
+        are left out) under our config. `canaries`: the run's canary file among `tests`
+        (tripwire.py), run first; the run then stops at the first failing test after its
+        must-fail one (a mutant's run: one failure is enough)."""
+        runnable = sorted(t for t in tests if t.endswith(self.suffixes))
+        if not runnable:
+            return Run.broken(f"the answer has no {self.languages} test files for {self.name}")
+        modules = self.modules()
+        if modules is None:  # missing() said so before the run (verify.MISSING); gone meanwhile
+            return Run.broken(self.missing() or f"{self.name}'s packages are missing")
+        why = link_modules(workspace, modules)
+        if why is not None:
+            return Run.broken(why)
+        tmp = workspace.resolve() / OUT / "tmp"
+        tmp.mkdir(parents=True, exist_ok=True)
+        try:
+            command = self.command(workspace, modules, runnable, canaries)
+        except ValueError as exc:
+            return Run.broken(str(exc))
+        env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(tmp)}
+        outcome = SANDBOX.run(
+            command,
+            workspace,
+            timeout_s,
+            processes,
+            env=env,
+            reads=[modules],
+            protect=[workspace / self.own],
+        )
+        return finish(workspace / OUT / self.report, workspace, outcome)

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
+from .launch import RunnerSandbox
 from .outcome import Run
-from .workspace import HIDDEN
 
 SUPPORT = Path(__file__).with_name("java")  # our MockitoExtension, compiled with the tests
 DEFAULT_LIBS = ("/usr/share/java",)
@@ -58,7 +58,8 @@ JVM_FLAGS = (
     "-Xss1m",
     "-XX:-UsePerfData",
 )
-MEMORY_MB = 1024  # RLIMIT_DATA: the LegacyEJBService suite fails at 384, runs at 512
+# RLIMIT_DATA: the LegacyEJBService suite fails at 384 MB, runs at 512; a JVM's threads count
+SANDBOX = RunnerSandbox(memory_mb=1024, processes=sandbox.JVM_PROCESS_LIMIT)
 MAX_REPORT_BYTES = 5_000_000
 MAX_ERROR_LINES = 6
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
@@ -222,26 +223,6 @@ def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
     return os.pathsep.join([*(str(j) for j in jars), classes, *resources])
 
 
-def _sandboxed(
-    command: list[str],
-    workspace: Path,
-    timeout_s: float,
-    env: dict[str, str],
-    tools: Toolchain,
-    processes: int | None,
-) -> sandbox.Outcome:
-    return sandbox.run(
-        command,
-        workspace,
-        timeout=timeout_s,
-        memory_mb=MEMORY_MB,
-        processes=processes or sandbox.JVM_PROCESS_LIMIT,  # a JVM's threads count
-        env=env,
-        reads=[SUPPORT, *sorted({jar.parent for jar in tools.jars})],
-        protect=[workspace / HIDDEN],
-    )
-
-
 def run_junit(
     workspace: Path, tests: list[str], timeout_s: float, what: str, processes: int | None = None
 ) -> Run:
@@ -265,7 +246,8 @@ def run_junit(
     (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
     javac = [tools.javac, *(f"-J{flag}" for flag in JVM_FLAGS), f"@{work.name}/javac.args"]
     env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
-    compiled = _sandboxed(javac, workspace, timeout_s, env, tools, processes)
+    reads = [SUPPORT, *sorted({jar.parent for jar in tools.jars})]
+    compiled = SANDBOX.run(javac, workspace, timeout_s, processes, env=env, reads=reads)
     if compiled.returncode != 0:
         return Run.broken(f"{what} and src/main/java do not compile: {_compile_errors(compiled)}")
     declared = {class_name(_read(workspace / t), t) for t in tests}
@@ -283,7 +265,7 @@ def run_junit(
         *(f"--select-class={name}" for name in selected),
     ]  # fmt: skip
     remaining = max(1.0, timeout_s - (time.monotonic() - started))
-    outcome = _sandboxed(java, workspace, remaining, env, tools, processes)
+    outcome = SANDBOX.run(java, workspace, remaining, processes, env=env, reads=reads)
     return Run.of(read_reports(workspace / reports), outcome)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 from ..toolchain.node_packages import modules_dir, node_missing
+from .launch import RunnerSandbox
 from .outcome import Run
 from .workspace import OUT
 
@@ -22,6 +23,7 @@ NEEDED = (
     "@testing-library/user-event",
 )
 MEMORY_MB = 2048  # jsdom and esbuild in one process; RLIMIT_DATA, not address space
+SANDBOX = RunnerSandbox(memory_mb=MEMORY_MB, processes=sandbox.RUNNER_PROCESS_LIMIT)
 # No code compiled from strings in Node's realm: the app runs in a jsdom page, and an object
 # of Node's realm within its reach (`x.constructor.constructor('return process')()`) would
 # hand it Node. The page's own realm keeps eval and Function (Angular's JIT compiler).
@@ -84,15 +86,8 @@ def run_node(
         # the test files' own processes too, whatever node passes on to them
         "NODE_OPTIONS": " ".join(NODE_FLAGS),
     }
-    outcome = sandbox.run(
-        command,
-        workspace,
-        timeout=timeout_s,
-        memory_mb=MEMORY_MB,
-        processes=processes or sandbox.RUNNER_PROCESS_LIMIT,
-        env=env,
-        reads=[modules],
-        protect=[hidden],
+    outcome = SANDBOX.run(
+        command, workspace, timeout_s, processes, env=env, reads=[modules], protect=[hidden]
     )
     run = Run.of(read_results(results), outcome).stable(workspace)
     return escapes(run, outcome, workspace / OUT / ESCAPES)

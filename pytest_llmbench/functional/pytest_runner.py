@@ -23,10 +23,11 @@ from pathlib import Path
 
 from ..toolchain import sandbox
 from .junit import read_reports
+from .launch import RunnerSandbox
 from .outcome import Run
 from .workspace import HIDDEN, OUT
 
-MEMORY_MB = 1024
+SANDBOX = RunnerSandbox(memory_mb=1024, processes=sandbox.PROCESS_LIMIT)
 _REPORTS = "pytest-reports"
 DRIVER = Path(__file__).with_name("pydriver") / "driver.py"
 _MARK = "llmbench-driver:"  # the driver's lines (pydriver/driver.py)
@@ -37,63 +38,6 @@ def missing() -> str | None:
     if importlib.util.find_spec("pytest") is None:  # pragma: no cover - we run under pytest
         return f"pytest is not installed for {sys.executable}"
     return None
-
-
-def run_pytest(
-    workspace: Path,
-    tests: list[str],
-    timeout_s: float,
-    canaries: str | None = None,
-    processes: int | None = None,
-) -> Run:
-    """`tests` (paths relative to the workspace) in one pytest process; per-test outcomes.
-    `canaries`: the run's canary module among `tests` (tripwire.py), collected first; the
-    run then stops at the first failing test after its must-fail one."""
-    if not tests:
-        return Run.broken("no test file to run (test_*.py or *_test.py)")
-    own = workspace / HIDDEN
-    own.mkdir(exist_ok=True)
-    (own / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    reports = workspace / OUT / _REPORTS
-    command = [
-        sys.executable, "-I", "-B", str(DRIVER), str(workspace.resolve()),
-        "-q", "-c", f"{HIDDEN}/pytest.ini", "--rootdir", ".", "--import-mode=append",
-        "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
-        "--continue-on-collection-errors",
-        f"--junitxml={OUT}/{_REPORTS}/TEST-pytest.xml",
-    ]  # fmt: skip
-    if canaries:
-        command.append("--maxfail=2")
-        tests = [canaries, *(t for t in tests if t != canaries)]
-    command.extend(tests)
-    planned = reports / "planned.txt"
-    env = {
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "LLMBENCH_PLANNED": f"{OUT}/{_REPORTS}/planned.txt",
-    }
-    outcome = sandbox.run(
-        command,
-        workspace,
-        timeout=timeout_s,
-        memory_mb=MEMORY_MB,
-        processes=processes or sandbox.PROCESS_LIMIT,
-        env=env,
-        reads=[DRIVER.parent],
-        protect=[own],
-    )
-    run = Run.of(read_reports(reports), outcome).with_planned(_planned(planned))
-    run = run.stable(workspace)
-    return replace(run, evidence=patched(outcome.stderr))
-
-
-def _planned(path: Path) -> list[str]:
-    """The driver's list of the tests it collected (at most 10,000; none if unreadable)."""
-    try:
-        if path.is_symlink() or path.stat().st_size > 2_000_000:
-            return []
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()[:10_000]
-    except OSError:
-        return []
 
 
 def patched(stderr: str) -> tuple[str, ...]:
@@ -111,10 +55,8 @@ def hidden(
     workspace: Path, hidden_folder: Path, timeout_s: float, *, processes: int | None = None
 ) -> Run:
     """The hidden tests (acceptance)."""
-    tests = sorted(
-        p.relative_to(workspace).as_posix() for p in hidden_folder.rglob("*.py") if is_test_file(p)
-    )
-    return run_pytest(workspace, tests, timeout_s, processes=processes)
+    files = sorted(p.relative_to(workspace).as_posix() for p in hidden_folder.rglob("*.py"))
+    return suite(workspace, files, timeout_s, processes=processes)
 
 
 def suite(
@@ -125,6 +67,42 @@ def suite(
     canaries: str | None = None,
     processes: int | None = None,
 ) -> Run:
-    """An answer's own tests (mutation mode): its test modules among `test_files`."""
+    """The test modules among `test_files` (paths relative to the workspace: an answer's
+    own tests in mutation mode, the hidden ones in acceptance) in one pytest process;
+    per-test outcomes. `canaries`: the run's canary module among them (tripwire.py),
+    collected first; the run then stops at the first failing test after its must-fail one."""
     tests = [f for f in test_files if is_test_file(Path(f))]
-    return run_pytest(workspace, tests, timeout_s, canaries, processes)
+    if not tests:
+        return Run.broken("no test file to run (test_*.py or *_test.py)")
+    own = workspace / HIDDEN
+    own.mkdir(exist_ok=True)
+    (own / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    reports = workspace / OUT / _REPORTS
+    command = [
+        sys.executable, "-I", "-B", str(DRIVER), str(workspace.resolve()),
+        "-q", "-c", f"{HIDDEN}/pytest.ini", "--rootdir", ".", "--import-mode=append",
+        "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
+        "--continue-on-collection-errors",
+        f"--junitxml={OUT}/{_REPORTS}/TEST-pytest.xml",
+    ]  # fmt: skip
+    if canaries:
+        command.append("--maxfail=2")
+        tests = [canaries, *(t for t in tests if t != canaries)]
+    command.extend(tests)
+    env = {
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "LLMBENCH_PLANNED": f"{OUT}/{_REPORTS}/planned.txt",
+    }
+    outcome = SANDBOX.run(command, workspace, timeout_s, processes, env=env, reads=[DRIVER.parent])
+    run = Run.of(read_reports(reports), outcome).with_planned(_planned(reports / "planned.txt"))
+    return replace(run.stable(workspace), evidence=patched(outcome.stderr))
+
+
+def _planned(path: Path) -> list[str]:
+    """The driver's list of the tests it collected (at most 10,000; none if unreadable)."""
+    try:
+        if path.is_symlink() or path.stat().st_size > 2_000_000:
+            return []
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()[:10_000]
+    except OSError:
+        return []

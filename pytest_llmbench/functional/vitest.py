@@ -26,11 +26,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..toolchain import sandbox
-from ..toolchain.node_packages import modules_dir, node_missing
-from .jsreport import finish, link_modules, read_options
-from .node import MEMORY_MB
-from .outcome import Run
+from ..toolchain.node_packages import modules_dir
+from .jsreport import JsRunner, read_options
 from .workspace import HIDDEN, OUT
 
 NEEDED = (
@@ -45,6 +42,7 @@ NEEDED = (
 )
 OWN = ".llmbench-vitest"  # our config, setup, report, cache and temporary files
 OPTIONS = "vitest.json"  # the scenario's options, in the hidden tests folder
+REPORT = "report.json"  # Vitest's JSON report, in OUT
 SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts")
 _GLOB = re.compile(r"([\\*?\[\]{}()!@+])")
 
@@ -91,11 +89,6 @@ export default {
 """
 
 
-def missing() -> str | None:
-    """Why this machine cannot run Vitest tests, or None."""
-    return node_missing(modules_dir(NEEDED), "Vitest's", "scripts/install-runners")
-
-
 def options(workspace: Path) -> VitestOptions:
     """The scenario's options (ValueError naming the file and field when they are bad)."""
     return read_options(workspace / HIDDEN / OPTIONS, VitestOptions)
@@ -113,7 +106,6 @@ def write_config(
     own = workspace / OWN
     shutil.rmtree(own, ignore_errors=True)
     own.mkdir()
-    (workspace / OUT / "tmp").mkdir(parents=True, exist_ok=True)
     (own / "setup.mjs").write_text(SETUP, encoding="utf-8")
     setups = [f"{OWN}/setup.mjs"] + [s for s in opts.setupFiles if (workspace / s).is_file()]
     test = {
@@ -126,7 +118,7 @@ def write_config(
         "poolOptions": {"forks": {"singleFork": True}},
         "bail": 2 if canaries else 0,  # the canaries' must-fail test, then the first other
         "reporters": ["json"],
-        "outputFile": {"json": f"{OUT}/report.json"},
+        "outputFile": {"json": f"{OUT}/{REPORT}"},
         "watch": False,
         "passWithNoTests": False,
     }
@@ -142,43 +134,23 @@ def write_config(
     return config
 
 
-def run(
-    workspace: Path,
-    tests: list[str],
-    timeout_s: float,
-    *,
-    canaries: str | None = None,
-    processes: int | None = None,
-) -> Run:
-    """The answer's test files `tests` (workspace-relative; those Vitest cannot run are
-    left out) under our config. `canaries`: the run's canary file among `tests`
-    (tripwire.py), run first; the run then stops at the first failing test after its
-    must-fail one (a mutant's run: one failure is enough)."""
-    runnable = sorted(t for t in tests if t.endswith(SUFFIXES))
-    if not runnable:
-        return Run.broken("the answer has no JavaScript/TypeScript test files for Vitest")
-    modules = modules_dir(NEEDED)
-    if modules is None:
-        return Run.broken(
-            "Vitest's packages are missing: run scripts/install-runners (package-lock.json)"
-        )
-    why = link_modules(workspace, modules)
-    if why is not None:
-        return Run.broken(why)
-    try:
-        config = write_config(workspace, runnable, options(workspace), canaries)
-    except ValueError as exc:
-        return Run.broken(str(exc))
-    command = ["node", str(modules / "vitest" / "vitest.mjs"), "run", "--config", str(config)]
-    env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(workspace.resolve() / OUT / "tmp")}
-    outcome = sandbox.run(
-        command,
-        workspace,
-        timeout=timeout_s,
-        memory_mb=MEMORY_MB,
-        processes=processes or sandbox.PROCESS_LIMIT,
-        env=env,
-        reads=[modules],
-        protect=[workspace / HIDDEN, workspace / OWN],
-    )
-    return finish(workspace / OUT / "report.json", workspace, outcome)
+def _command(
+    workspace: Path, modules: Path, runnable: list[str], canaries: str | None
+) -> list[str]:
+    """`vitest run` on `runnable` under our config (`canaries`: see JsRunner.run)."""
+    config = write_config(workspace, runnable, options(workspace), canaries)
+    return ["node", str(modules / "vitest" / "vitest.mjs"), "run", "--config", str(config)]
+
+
+VITEST = JsRunner(
+    name="Vitest",
+    languages="JavaScript/TypeScript",
+    suffixes=SUFFIXES,
+    install="scripts/install-runners",
+    own=OWN,
+    report=REPORT,
+    modules=lambda: modules_dir(NEEDED),
+    command=_command,
+)
+missing = VITEST.missing
+run = VITEST.run

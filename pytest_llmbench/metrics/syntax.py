@@ -136,10 +136,13 @@ def available_checkers() -> dict[str, bool]:
     return {kind: _tool(kind) is not None for kind in CHECKERS}
 
 
+_TIMED_OUT = f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"
+
+
 def _line_problems(outcome: sandbox.Outcome, count: int) -> list[str | None]:
     """The JSON list a batch script printed, or the same failure for every file."""
     if outcome.timed_out:
-        return [f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"] * count
+        return [_TIMED_OUT] * count
     try:
         problems = json.loads(outcome.stdout)
         if isinstance(problems, list) and len(problems) == count:
@@ -176,17 +179,7 @@ _ESBUILD_ERROR = re.compile(
 def _run_esbuild(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
     command = [tool, *map(str, files), f"--outdir={work / 'out'}", "--log-limit=0", "--color=false"]
     outcome = sandbox.run(command, work, runs_answer_code=False)
-    if outcome.timed_out:
-        return [f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"] * len(files)
-    problems: dict[str, str] = {}
-    for match in _ESBUILD_ERROR.finditer(outcome.stderr):
-        problems.setdefault(
-            str((work / match.group("file")).resolve()),
-            f"line {match.group('line')}: {match.group('msg')}",
-        )
-    if outcome.returncode != 0 and not problems:
-        raise CheckerBroken(f"esbuild failed: {' '.join(outcome.stderr.split())[-160:]}")
-    return [problems.get(str(f.resolve())) for f in files]
+    return _compiler_problems("esbuild", outcome, _ESBUILD_ERROR, files, work)
 
 
 _JAVAC_ERROR = re.compile(r"^(?P<file>.+?\.java):(?P<line>\d+): error: (?P<msg>.*)$", re.M)
@@ -199,16 +192,26 @@ def _run_javac(tool: str, files: list[Path], kinds: list[str], work: Path) -> li
     outcome = sandbox.run(
         command, work, processes=sandbox.JVM_PROCESS_LIMIT, runs_answer_code=False
     )
+    return _compiler_problems("javac", outcome, _JAVAC_ERROR, files, work)
+
+
+def _compiler_problems(
+    name: str, outcome: sandbox.Outcome, error: re.Pattern[str], files: list[Path], work: Path
+) -> list[str | None]:
+    """Per file, the first error the compiler `name` printed on it (`error` matches one
+    on stderr: its file, relative to `work`, line and message), None when there is none;
+    the same failure for every file at the time limit. CheckerBroken when the compiler
+    failed without naming an error."""
     if outcome.timed_out:
-        return [f"checker exceeded {sandbox.TIME_LIMIT_S:.0f} s"] * len(files)
+        return [_TIMED_OUT] * len(files)
     problems: dict[str, str] = {}
-    for match in _JAVAC_ERROR.finditer(outcome.stderr):
+    for match in error.finditer(outcome.stderr):
         problems.setdefault(
             str((work / match.group("file")).resolve()),
             f"line {match.group('line')}: {match.group('msg')}",
         )
     if outcome.returncode != 0 and not problems:
-        raise CheckerBroken(f"javac failed: {' '.join(outcome.stderr.split())[-160:]}")
+        raise CheckerBroken(f"{name} failed: {' '.join(outcome.stderr.split())[-160:]}")
     return [problems.get(str(f.resolve())) for f in files]
 
 

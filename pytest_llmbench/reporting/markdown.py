@@ -24,7 +24,8 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{name} x{n}" for name, n in sorted(counts.items()))
 
 
-def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+def table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    """A Markdown table's lines (cells as given: no `|` is escaped)."""
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return lines
@@ -151,7 +152,7 @@ def model_table(board: Leaderboard) -> list[str]:
         for rank, r in zip(ranks([m.score for m in board.models]), board.models, strict=True)
     ]
     headers = ["#", "Model", *COLUMNS, *(name for name, _ in tests)]
-    return _table([*headers, "Judge tokens", "Cost", "Judge cost"], rows)
+    return table([*headers, "Judge tokens", "Cost", "Judge cost"], rows)
 
 
 def _calibration_row(c: Calibration) -> list[str]:
@@ -183,7 +184,7 @@ def calibration_section(board: Leaderboard) -> list[str]:
     ]
     headers = ["Verifier", "Kind", "Steps", "Agreement", "κ", "Over-trust (Pass, tests fail)"]
     headers += ["Fail, tests pass", "Both pass", "Both fail"]
-    return lines + _table(headers, [_calibration_row(c) for c in board.calibration])
+    return lines + table(headers, [_calibration_row(c) for c in board.calibration])
 
 
 def render(board: Leaderboard) -> str:
@@ -211,14 +212,14 @@ def render(board: Leaderboard) -> str:
         [r.model, str(r.category), r.formula, *_cells(r), *(cell(r) for _, cell in tests)]
         for r in board.categories
     ]
-    lines += _table(["Model", "Category", "Formula", *COLUMNS, *(n for n, _ in tests)], rows)
+    lines += table(["Model", "Category", "Formula", *COLUMNS, *(n for n, _ in tests)], rows)
     lines += calibration_section(board)
     lines += ["", "## Code metrics (means over best attempts; n in parentheses)", ""]
     rows = [
         [r.model, r.category or "all", *map(_code_cell, r.code.by_name().values())]
         for r in [*board.models, *board.categories]
     ]
-    lines += _table(["Model", "Category", *CODE_METRICS], rows)
+    lines += table(["Model", "Category", *CODE_METRICS], rows)
     return "\n".join(lines) + "\n"
 
 

@@ -270,6 +270,31 @@ def _environment(cwd: Path, extra_env: dict[str, str] | None) -> dict[str, str]:
     return env
 
 
+def _popen(
+    prepared: tuple[list[str], Callable[[], None] | None],
+    cwd: Path,
+    env: dict[str, str] | None,
+    *,
+    stdin: int,
+    stderr: int,
+) -> subprocess.Popen[str]:
+    """The `_prepared` command started in `cwd` with the minimal environment plus `env`,
+    in a session of its own (its tree is found and killed by it), stdout a text pipe."""
+    command, preexec = prepared
+    return subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=_environment(cwd, env),
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+        preexec_fn=preexec,
+    )
+
+
 def start(
     command: list[str],
     cwd: Path,
@@ -281,19 +306,8 @@ def start(
     with the limits and isolation of run() except the time limit, which its caller keeps
     per request, the filesystem confinement and a user id of its own (it reads the files
     its caller writes for it). The memory limit needs prlimit here."""
-    command, preexec = _prepared(command, cwd, (memory_mb, processes), confined=False)
-    return subprocess.Popen(
-        command,
-        cwd=cwd,
-        env=_environment(cwd, None),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        errors="replace",
-        start_new_session=True,
-        preexec_fn=preexec,
-    )
+    prepared = _prepared(command, cwd, (memory_mb, processes), confined=False)
+    return _popen(prepared, cwd, None, stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
 
 
 def missing() -> str | None:
@@ -334,20 +348,8 @@ def run(
     the run (a temporary one), never one of the caller's own."""
     if runs_answer_code and (why := missing()) is not None:
         return refused(why)
-    limits = (memory_mb, processes)
-    command, preexec = _prepared(command, cwd, limits, True, reads, protect)
-    process = subprocess.Popen(
-        command,
-        cwd=cwd,
-        env=_environment(cwd, env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
-        start_new_session=True,
-        preexec_fn=preexec,
-    )
+    prepared = _prepared(command, cwd, (memory_mb, processes), True, reads, protect)
+    process = _popen(prepared, cwd, env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         # Counting the tree scans /proc every POLL_S under the GIL: only where it is the limit.
         return _supervise(process, timeout, None if kernel_holds_limit() else processes)
