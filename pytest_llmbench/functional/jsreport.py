@@ -18,7 +18,7 @@ from ..toolchain import sandbox
 from ..toolchain.node_packages import node_missing
 from .launch import RunnerSandbox
 from .node import MEMORY_MB
-from .outcome import Run
+from .outcome import Run, SuiteRun
 from .workspace import OUT
 
 _SKIPPED = {"skipped", "pending", "todo", "disabled"}
@@ -158,20 +158,10 @@ class JsRunner:
         """Why this machine cannot run the runner's tests, or None."""
         return node_missing(self.modules(), f"{self.name}'s", self.install)
 
-    def run(
-        self,
-        workspace: Path,
-        tests: list[str],
-        timeout_s: float,
-        *,
-        canaries: str | None = None,
-        processes: int | None = None,
-    ) -> Run:
-        """The answer's test files `tests` (workspace-relative; those the runner cannot run
-        are left out) under our config. `canaries`: the run's canary file among `tests`
-        (tripwire.py), run first; the run then stops at the first failing test after its
-        must-fail one (a mutant's run: one failure is enough)."""
-        runnable = sorted(t for t in tests if t.endswith(self.suffixes))
+    def run(self, workspace: Path, suite: SuiteRun) -> Run:
+        """The answer's test files of `suite` that this runner runs, under our config (the
+        canary file first, when there is one: see SuiteRun)."""
+        runnable = sorted(t for t in suite.tests if t.endswith(self.suffixes))
         if not runnable:
             return Run.broken(f"the answer has no {self.languages} test files for {self.name}")
         modules = self.modules()
@@ -183,15 +173,15 @@ class JsRunner:
         tmp = workspace.resolve() / OUT / "tmp"
         tmp.mkdir(parents=True, exist_ok=True)
         try:
-            command = self.command(workspace, modules, runnable, canaries)
+            command = self.command(workspace, modules, runnable, suite.canaries)
         except ValueError as exc:
             return Run.broken(str(exc))
         env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(tmp)}
         outcome = SANDBOX.run(
             command,
             workspace,
-            timeout_s,
-            processes,
+            suite.timeout_s,
+            suite.processes,
             env=env,
             reads=[modules],
             protect=[workspace / self.own],

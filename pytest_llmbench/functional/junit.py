@@ -31,7 +31,7 @@ from pathlib import Path
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 from .launch import RunnerSandbox
-from .outcome import Run
+from .outcome import Run, SuiteRun
 
 SUPPORT = Path(__file__).with_name("java")  # our MockitoExtension, compiled with the tests
 DEFAULT_LIBS = ("/usr/share/java",)
@@ -294,24 +294,17 @@ def mockito5_compatible(source: str) -> str:
     return source
 
 
-def suite(
-    workspace: Path,
-    test_files: list[str],
-    timeout_s: float,
-    *,
-    canaries: str | None = None,
-    processes: int | None = None,
-) -> Run:
+def suite(workspace: Path, run: SuiteRun) -> Run:
     """The answer's own tests (workspace-relative paths; .java files are compiled, test
     classes among them run) on the workspace's code. The launcher has no stop at the
-    first failure: every class runs, `canaries` (the run's canary class) among them."""
+    first failure: every class runs, the run's canary class among them."""
     tests = sorted(
         t
-        for t in test_files
+        for t in run.tests
         if t.endswith(".java") and (workspace / t).is_file() and not (workspace / t).is_symlink()
     )
     for test in tests:
         source = _read(workspace / test)
         if (compatible := mockito5_compatible(source)) != source:
             (workspace / test).write_text(compatible, encoding="utf-8")
-    return run_junit(workspace, tests, timeout_s, "the tests", processes)
+    return run_junit(workspace, tests, run.timeout_s, "the tests", run.processes)

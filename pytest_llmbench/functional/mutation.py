@@ -42,10 +42,9 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Protocol
 
 from ..errors import MutantsError
 from ..formats.dataset import Dataset
@@ -57,24 +56,14 @@ from . import reserved
 from .jest import run as run_jest
 from .junit import suite as run_junit_suite
 from .mutator import equivalent
-from .outcome import Run
+from .outcome import Run, SuiteRun
 from .pytest_runner import suite as run_pytest_suite
 from .tripwire import arm_suite
 from .vitest import run as run_vitest
 from .workspace import materialise
 
-
-class SuiteRunner(Protocol):
-    def __call__(
-        self,
-        workspace: Path,
-        tests: list[str],
-        timeout_s: float,
-        /,
-        *,
-        canaries: str | None = None,
-        processes: int | None = None,
-    ) -> Run: ...
+# A suite runner: the answer's tests of one run (SuiteRun) in a workspace -> outcomes.
+SuiteRunner = Callable[[Path, SuiteRun], Run]
 
 
 SUITES: dict[str, SuiteRunner] = {
@@ -211,7 +200,7 @@ class Lab:
         work = _fresh(self.root, self.root / "base", changes)
         tripwire, tests, canaries = arm_suite(self.runner, work, self.tests)
         first = canaries if kill else None
-        run = self.suite(work, tests, timeout_s, canaries=first, processes=self.processes)
+        run = self.suite(work, SuiteRun(tuple(tests), timeout_s, first, self.processes))
         run, found = tripwire.check(run)
         self.evidence.extend(line for line in found if line not in self.evidence)
         return run

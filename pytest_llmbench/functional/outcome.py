@@ -12,6 +12,20 @@ NO_OUTCOME = "no outcome: the run ended before it reported this test"
 
 
 @dataclass(frozen=True)
+class SuiteRun:
+    """What one run of a suite is given (mutation mode, and pytest's hidden tests): the
+    test files (workspace-relative; a runner runs those of them it can), the time limit,
+    the run's canary file among them (tripwire.py; then run first, and the run stops at
+    the first failing test after its must-fail one: a mutant's run needs one failure) and
+    the scenario's process limit (None: the runner's own)."""
+
+    tests: tuple[str, ...]
+    timeout_s: float
+    canaries: str | None = None
+    processes: int | None = None
+
+
+@dataclass(frozen=True)
 class Run:
     tests: tuple[TestOutcome, ...]
     error: str | None = None  # the run could not start or did not finish

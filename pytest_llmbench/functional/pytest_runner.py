@@ -24,7 +24,7 @@ from pathlib import Path
 from ..toolchain import sandbox
 from .junit import read_reports
 from .launch import RunnerSandbox
-from .outcome import Run
+from .outcome import Run, SuiteRun
 from .workspace import HIDDEN, OUT
 
 SANDBOX = RunnerSandbox(memory_mb=1024, processes=sandbox.PROCESS_LIMIT)
@@ -56,22 +56,14 @@ def hidden(
 ) -> Run:
     """The hidden tests (acceptance)."""
     files = sorted(p.relative_to(workspace).as_posix() for p in hidden_folder.rglob("*.py"))
-    return suite(workspace, files, timeout_s, processes=processes)
+    return suite(workspace, SuiteRun(tuple(files), timeout_s, processes=processes))
 
 
-def suite(
-    workspace: Path,
-    test_files: list[str],
-    timeout_s: float,
-    *,
-    canaries: str | None = None,
-    processes: int | None = None,
-) -> Run:
-    """The test modules among `test_files` (paths relative to the workspace: an answer's
-    own tests in mutation mode, the hidden ones in acceptance) in one pytest process;
-    per-test outcomes. `canaries`: the run's canary module among them (tripwire.py),
-    collected first; the run then stops at the first failing test after its must-fail one."""
-    tests = [f for f in test_files if is_test_file(Path(f))]
+def suite(workspace: Path, run: SuiteRun) -> Run:
+    """The test modules of `run` (an answer's own tests in mutation mode, the hidden ones in
+    acceptance) in one pytest process; per-test outcomes. The canary module, when there is
+    one, is collected first and the run stops at the first failure after its must-fail test."""
+    tests = [f for f in run.tests if is_test_file(Path(f))]
     if not tests:
         return Run.broken("no test file to run (test_*.py or *_test.py)")
     own = workspace / HIDDEN
@@ -85,17 +77,19 @@ def suite(
         "--continue-on-collection-errors",
         f"--junitxml={OUT}/{_REPORTS}/TEST-pytest.xml",
     ]  # fmt: skip
-    if canaries:
+    if run.canaries:
         command.append("--maxfail=2")
-        tests = [canaries, *(t for t in tests if t != canaries)]
+        tests = [run.canaries, *(t for t in tests if t != run.canaries)]
     command.extend(tests)
     env = {
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
         "LLMBENCH_PLANNED": f"{OUT}/{_REPORTS}/planned.txt",
     }
-    outcome = SANDBOX.run(command, workspace, timeout_s, processes, env=env, reads=[DRIVER.parent])
-    run = Run.of(read_reports(reports), outcome).with_planned(_planned(reports / "planned.txt"))
-    return replace(run.stable(workspace), evidence=patched(outcome.stderr))
+    outcome = SANDBOX.run(
+        command, workspace, run.timeout_s, run.processes, env=env, reads=[DRIVER.parent]
+    )
+    done = Run.of(read_reports(reports), outcome).with_planned(_planned(reports / "planned.txt"))
+    return replace(done.stable(workspace), evidence=patched(outcome.stderr))
 
 
 def _planned(path: Path) -> list[str]:

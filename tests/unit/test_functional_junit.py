@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.functional import junit
+from pytest_llmbench.functional.outcome import SuiteRun
 
 REPORT = """<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="JUnit Jupiter" tests="6" skipped="1" failures="1" errors="1">
@@ -163,7 +164,7 @@ def project(tmp_path: Path) -> Path:
 def test_suite_compiles_and_runs_the_tests_against_the_main_code(project: Path) -> None:
     """With our MockitoExtension filling the @Mock field, and Mockito 5's
     verifyNoInteractions compiled against Debian's Mockito 2."""
-    run = junit.suite(project, ["src/test/java/demo/CalcTest.java", "pom.xml"], 120)
+    run = junit.suite(project, SuiteRun(("src/test/java/demo/CalcTest.java", "pom.xml"), 120))
     assert run.error is None
     outcomes = {t.name: t for t in run.tests}
     assert set(outcomes) == {"CalcTest.adds", "CalcTest.claimsFour"}
@@ -175,7 +176,7 @@ def test_suite_compiles_and_runs_the_tests_against_the_main_code(project: Path) 
 def test_tests_that_do_not_compile_give_a_broken_run_with_the_error(project: Path) -> None:
     test = project / "src/test/java/demo/CalcTest.java"
     test.write_text(CALC_TEST.replace("add(1, 2), ", "sub(1, 2), "), encoding="utf-8")
-    run = junit.suite(project, ["src/test/java/demo/CalcTest.java"], 120)
+    run = junit.suite(project, SuiteRun(("src/test/java/demo/CalcTest.java",), 120))
     assert run.tests == ()
     assert run.error is not None and run.error.startswith("the tests and src/main/java do not")
     assert "CalcTest.java" in run.error and "cannot find symbol" in run.error
