@@ -77,7 +77,11 @@ def pytest_configure(config: pytest.Config) -> None:
             _check_folders(settings)  # a project without scenarios is left alone
         config.stash[runner.RESUMED_KEY] = set(previous)
         report = ReportSettings(
-            settings.report_dir, settings.attempts, settings.score_formula, asdict(settings)
+            settings.report_dir,
+            settings.attempts,
+            settings.score_formula,
+            asdict(settings),
+            settings.cache_dir,
         )
         collector = ReportCollector(config, report, owns_json_report, previous, warnings)
         config.pluginmanager.register(collector, "llmbench-report")

@@ -18,7 +18,9 @@ from typing import Any
 from pydantic import JsonValue
 
 from ..errors import ConfigError
+from ..folders import default_cache_dir
 from ..reporting import markdown
+from ..reporting.history import record_of, register
 from ..reporting.runs import (
     common_attempts,
     common_formula,
@@ -73,6 +75,13 @@ def run(args: argparse.Namespace) -> int:
         lambda board: mark_checker_sets(board, runs, items),
         checkers=merged_checkers(runs) or {},
     )
+    try:  # the merge is a run of the history too (history.py)
+        register(default_cache_dir(Path.cwd()), record_of(document, output, "merge", len(items)))
+    except (ConfigError, OSError) as exc:
+        print(
+            f"llmbench: warning: the merge was not added to the history of runs: {exc}",
+            file=sys.stderr,
+        )
     total = sum(len(r.items) for r in runs)
     print(
         f"merged {len(items)} items from {len(runs)} report dirs ({total - len(items)} duplicates dropped) into {output}"

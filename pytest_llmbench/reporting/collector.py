@@ -34,6 +34,7 @@ class ReportSettings:
     attempts: int
     formula: str | None  # --llm-score-formula
     options: dict[str, Any]  # every resolved option by name, as leaderboard.json records them
+    cache_dir: Path | None = None  # where the run is registered (history.py); None: not
 
 
 class ReportCollector:
@@ -124,6 +125,20 @@ class ReportCollector:
                 leaderboard=board, config=self.config
             ),
         )
+        self._register(self.document)
+
+    def _register(self, document: LeaderboardDocument) -> None:
+        """The run in the cache folder's history of runs; a failure is one warning."""
+        if self.settings.cache_dir is None:
+            return
+        from ..errors import ConfigError
+        from .history import record_of, register
+
+        record = record_of(document, self.settings.report_dir, "run", len(self.items))
+        try:
+            register(self.settings.cache_dir, record)
+        except (ConfigError, OSError) as exc:
+            self.warnings.append(f"the run was not added to the history of runs: {exc}")
 
     def pytest_json_modifyreport(self, json_report: dict[str, Any]) -> None:
         self.finish()

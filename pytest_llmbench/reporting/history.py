@@ -1,0 +1,157 @@
+"""The history of runs, as pytest-benchmark keeps saved runs: each finished run and each
+merge is registered in an SQLite file of the cache folder (`history.sqlite`), with its
+id, time, commit, models, the digest of its settings, its per-model and per-category
+scores and where its report dir is. `llmbench history` lists the runs and a model's
+trend; `llmbench compare` takes a run id wherever it takes a report dir.
+
+Registering never fails a run: a cache folder that cannot be written is one warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import ConfigError
+from ..folders import own_folder
+from ..schema.leaderboard import LeaderboardDocument
+
+HISTORY = "history.sqlite"
+OVERALL = "all"  # the scores' key of a model's row over every category
+_TABLE = """CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY,
+    created_utc TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    git_commit TEXT,
+    report_dir TEXT NOT NULL,
+    settings_digest TEXT NOT NULL,
+    models TEXT NOT NULL,
+    items INTEGER NOT NULL,
+    scores TEXT NOT NULL
+)"""
+_COLUMNS = "id, created_utc, kind, git_commit, report_dir, settings_digest, models, items, scores"
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One registered run. `scores`: model -> {"all" or category -> score (None: unscored)}."""
+
+    id: str
+    created_utc: str
+    kind: str  # "run" or "merge"
+    git_commit: str | None
+    report_dir: str
+    settings_digest: str
+    models: tuple[str, ...]
+    items: int
+    scores: dict[str, dict[str, float | None]]
+
+
+def record_of(document: LeaderboardDocument, report_dir: Path, kind: str, items: int) -> RunRecord:
+    """The record of a run whose leaderboard.json is `document`; a fresh id."""
+    board = document.leaderboard
+    scores: dict[str, dict[str, float | None]] = {r.model: {OVERALL: r.score} for r in board.models}
+    for row in board.categories:
+        scores.setdefault(row.model, {})[row.category or OVERALL] = row.score
+    created = document.created_utc
+    stamp = "".join(ch for ch in created if ch.isdigit())[:14]
+    settings = json.dumps(document.settings, sort_keys=True, default=str)
+    return RunRecord(
+        id=f"{stamp}-{secrets.token_hex(3)}",
+        created_utc=created,
+        kind=kind,
+        git_commit=document.git_commit,
+        report_dir=str(report_dir.resolve()),
+        settings_digest=hashlib.sha256(settings.encode()).hexdigest()[:16],
+        models=tuple(r.model for r in board.models),
+        items=items,
+        scores=scores,
+    )
+
+
+@contextmanager
+def _database(cache_dir: Path, create: bool) -> Iterator[sqlite3.Connection]:
+    path = cache_dir / HISTORY
+    if not create and not path.is_file():
+        raise ConfigError(f"no history of runs in {path}: no run has been registered there yet")
+    if create:
+        own_folder(cache_dir)
+    try:
+        with closing(sqlite3.connect(path, timeout=30)) as connection:
+            connection.execute(_TABLE)
+            yield connection
+    except sqlite3.DatabaseError as exc:
+        raise ConfigError(f"{path}: not a history of runs ({exc})") from exc
+
+
+def register(cache_dir: Path, record: RunRecord) -> None:
+    """Add `record` to the cache folder's history (xdist workers never call this: the
+    controller registers the run once)."""
+    row = (
+        record.id,
+        record.created_utc,
+        record.kind,
+        record.git_commit,
+        record.report_dir,
+        record.settings_digest,
+        json.dumps(list(record.models)),
+        record.items,
+        json.dumps(record.scores, sort_keys=True),
+    )
+    with _database(cache_dir, create=True) as db, db:
+        db.execute(f"INSERT INTO runs ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+
+
+def _record(row: tuple[object, ...]) -> RunRecord:
+    id_, created, kind, commit, folder, digest, models, items, scores = row
+    return RunRecord(
+        id=str(id_),
+        created_utc=str(created),
+        kind=str(kind),
+        git_commit=None if commit is None else str(commit),
+        report_dir=str(folder),
+        settings_digest=str(digest),
+        models=tuple(json.loads(str(models))),
+        items=int(str(items)),
+        scores=json.loads(str(scores)),
+    )
+
+
+def runs(cache_dir: Path) -> list[RunRecord]:
+    """Every registered run, oldest first."""
+    with _database(cache_dir, create=False) as db:
+        rows = db.execute(f"SELECT {_COLUMNS} FROM runs ORDER BY created_utc, id").fetchall()
+    return [_record(tuple(row)) for row in rows]
+
+
+def find(cache_dir: Path, ref: str) -> RunRecord:
+    """The run whose id is `ref` or starts with it (one run only)."""
+    found = [r for r in runs(cache_dir) if r.id.startswith(ref)]
+    if len(found) != 1:
+        what = "no registered run" if not found else f"{len(found)} registered runs"
+        raise ConfigError(f"{what} with an id starting {ref!r} in {cache_dir / HISTORY}")
+    return found[0]
+
+
+def trend(records: list[RunRecord], model: str) -> tuple[list[str], list[list[str]]]:
+    """A model's scores run by run: the header (run, time, then "all" and each category)
+    and one row per run that has the model."""
+    having = [r for r in records if model in r.scores]
+    keys = sorted({k for r in having for k in r.scores[model]} - {OVERALL})
+    header = ["run", "time (UTC)", OVERALL, *keys]
+    rows = []
+    for record in having:
+        scores = record.scores[model]
+        cells = [_cell(scores.get(k)) for k in (OVERALL, *keys)]
+        rows.append([record.id, record.created_utc[:19], *cells])
+    return header, rows
+
+
+def _cell(score: float | None) -> str:
+    return "-" if score is None else f"{score:.3f}"

@@ -1,0 +1,63 @@
+"""The history of runs: every run (and merge) registered in the cache folder's
+history.sqlite; `llmbench history` lists them and a model's trend."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.cli import main
+from pytest_llmbench.reporting.history import HISTORY, find, runs
+
+
+def test_three_runs_and_a_merge_are_registered_and_listed(
+    pytester: pytest.Pytester, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for folder in ("first", "second", "third"):
+        pytester.runpytest(
+            "--llm-model=llmbench/reference,llmbench/echo", f"--llm-report-dir={folder}"
+        ).assert_outcomes(passed=4)
+    cache = pytester.path / ".llmbench_cache"
+    recorded = runs(cache)
+    assert [r.kind for r in recorded] == ["run"] * 3
+    assert [Path(r.report_dir).name for r in recorded] == ["first", "second", "third"]
+    assert all(r.models == ("llmbench/reference", "llmbench/echo") for r in recorded)
+    assert all(r.items == 4 for r in recorded)
+    assert len({r.id for r in recorded}) == 3
+    assert len({r.settings_digest for r in recorded}) == 3  # the report dir differs
+    first = recorded[0]
+    assert set(first.scores["llmbench/reference"]) == {"all", "generation", "explanation"}
+    assert first.scores["llmbench/reference"]["all"] > first.scores["llmbench/echo"]["all"]
+    assert find(cache, first.id[:18]) == first  # a unique start of an id
+    capsys.readouterr()
+    assert main(["merge", "first", "third", "-o", "merged"]) == 0
+    assert [r.kind for r in runs(cache)] == ["run", "run", "run", "merge"]
+    capsys.readouterr()
+    assert main(["history"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert len(listing) == 2 + 4 and all(r.id in "\n".join(listing) for r in recorded)
+    assert main(["history", "--model", "llmbench/echo"]) == 0
+    trend = capsys.readouterr().out.splitlines()
+    assert trend[0] == "| run | time (UTC) | all | explanation | generation |"
+    assert len(trend) == 2 + 4
+
+
+def test_history_errors_are_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["history"]) == 2
+    assert capsys.readouterr().err.startswith("llmbench: error: no history of runs in ")
+    cache = tmp_path / ".llmbench_cache"
+    cache.mkdir()
+    (cache / HISTORY).write_bytes(b"not a database at all" * 100)
+    assert main(["history"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("llmbench: error: ") and "not a history of runs" in err
+    assert err.count("\n") == 1
+    (cache / HISTORY).unlink()
+    sqlite3.connect(cache / HISTORY).close()  # an empty database: no run yet
+    assert main(["history", "--model", "nobody"]) == 2
+    assert "--model nobody: in no registered run" in capsys.readouterr().err
