@@ -26,6 +26,7 @@ COMMANDS: tuple[str, ...] = (
     "catalogue",
     "merge",
     "compare",
+    "power",
     "airun",
     "view",
 )

@@ -62,14 +62,23 @@ def _mcnemar(a: dict[Task, Unit], b: dict[Task, Unit], field: str) -> McNemar:
     return McNemar(items=len(both), a_only=a_only, b_only=b_only, p=p, p_holm=None)
 
 
+def scored_pairs(
+    mine: dict[Task, Unit], theirs: dict[Task, Unit]
+) -> list[tuple[Task, float, float]]:
+    """(task, my score, their score) over the tasks both scored, in task order."""
+    return [
+        (t, x, y)
+        for t in sorted(set(mine) & set(theirs))
+        if (x := mine[t].score) is not None and (y := theirs[t].score) is not None
+    ]
+
+
 def pair(a: str, b: str, mine: dict[Task, Unit], theirs: dict[Task, Unit]) -> Pair:
     """One pair, its p-values not yet adjusted (p_holm = p: a family of one)."""
-    common = sorted(t for t in set(mine) & set(theirs) if mine[t].score is not None)
-    common = [t for t in common if theirs[t].score is not None]
-    first = [mine[t].score or 0.0 for t in common]
-    second = [theirs[t].score or 0.0 for t in common]
-    diffs = [x - y for x, y in zip(first, second, strict=True)]
-    clusters = [scenario for scenario, _ in common]
+    both = scored_pairs(mine, theirs)
+    first, second = [x for _, x, _ in both], [y for _, _, y in both]
+    diffs = [x - y for _, x, y in both]
+    clusters = [scenario for (scenario, _), _, _ in both]
     interval = paired.cluster_bootstrap_ci(diffs, clusters)
     p = paired.sign_flip_p(diffs, clusters)
     pass_at_1 = _mcnemar(mine, theirs, "passed")
@@ -77,7 +86,7 @@ def pair(a: str, b: str, mine: dict[Task, Unit], theirs: dict[Task, Unit]) -> Pa
     return Pair(
         a=a,
         b=b,
-        items=len(common),
+        items=len(both),
         scenarios=len(set(clusters)),
         a_score=fmean(first) if first else None,
         b_score=fmean(second) if second else None,
