@@ -262,9 +262,13 @@ def units(items: Sequence[ItemResult], item_scores: Sequence[float | None]) -> l
 
 
 def rank(rows: Sequence[Row], item_units: Sequence[pairwise.Unit]) -> list[Pair]:
-    """Every pair of the ranked rows (those with a score, best first), and each row's
-    honest rank from them."""
-    order = [r.model for r in rows if r.score is not None]
+    """Every pair of the rows with a score (best score first) over `item_units`, and each
+    row's honest rank from them (the model rows over all items; the rows of a category
+    over its items, Holm over that category's pairs)."""
+    ranked = sorted(
+        (r for r in rows if r.score is not None), key=lambda r: (-(r.score or 0), r.model)
+    )
+    order = [r.model for r in ranked]
     found = pairwise.pairs(item_units, order)
     ranks = pairwise.honest_ranks(order, found)
     for row in rows:
@@ -347,7 +351,11 @@ def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None
         self_preference(r, [items[i] for i in by_model[r.model]], rescore)
     for r in category_rows:
         self_preference(r, [items[i] for i in by_category[(r.model, str(r.category))]], rescore)
-    found = rank(model_rows, units(items, item_scores))
+    item_units = units(items, item_scores)
+    found = rank(model_rows, item_units)
+    for name in sorted({i.category for i in items}):
+        mine = [u for u, i in zip(item_units, items, strict=True) if i.category == name]
+        rank([r for r in category_rows if r.category == name], mine)
     used = sorted({f for r in category_rows for f in r.formula.split(",") if f})
     return Leaderboard(
         formula=",".join(used) or formula_for("", formula, tested=True).name,

@@ -268,10 +268,12 @@ def render(board: Leaderboard) -> str:
     lines += ["", "Notes:", *notes, *sources, *pairs_section(board), "", "## By category", ""]
     tests = functional_columns(board)
     rows = [
-        [r.model, str(r.category), r.formula, *_cells(r), *(cell(r) for _, cell in tests)]
+        [r.model, str(r.category), r.formula, r.rank or "–", *_cells(r)]
+        + [cell(r) for _, cell in tests]
         for r in board.categories
     ]
-    lines += _table(["Model", "Category", "Formula", *COLUMNS, *(n for n, _ in tests)], rows)
+    headers = ["Model", "Category", "Formula", "# in category", *COLUMNS]
+    lines += _table([*headers, *(n for n, _ in tests)], rows)
     lines += calibration_section(board)
     lines += ["", "## Code metrics (means over best attempts; n in parentheses)", ""]
     rows = [

@@ -134,9 +134,10 @@ class Row(Schema):
     code: CodeFigures = Field(description="code metrics averaged over the best attempts")
     rank: str | None = Field(
         default=None,
-        description="model rows: the ranks the model may hold, '1' or a range '1-2' shared "
-        "with the models whose score it does not differ from significantly (see the "
-        "leaderboard's `ranking`); null without a score",
+        description="the ranks the model may hold, '1' or a range '1-2' shared with the "
+        "models whose score it does not differ from significantly (see the leaderboard's "
+        "`ranking`): among the model rows over all items, or among a category's rows over "
+        "its items (Holm over that category's pairs); null without a score",
     )
     own_family_judges: list[str] = Field(
         default_factory=list,

@@ -137,9 +137,9 @@ def test_multimodal_category_uses_its_formula_by_default_and_rows_say_so() -> No
     assert board.formula == "multimodal,weighted"
     assert set(board.formulas) == {"multimodal", "weighted"}
     text = markdown.render(board)
-    assert "| Model | Category | Formula | Score |" in text
-    assert "| m | multimodal | multimodal | 0.900 |" in text
-    assert "| m | analysis | weighted | 0.600 |" in text
+    assert "| Model | Category | Formula | # in category | Score |" in text
+    assert "| m | multimodal | multimodal | 1 | 0.900 |" in text
+    assert "| m | analysis | weighted | 1 | 0.600 |" in text
     # An explicit choice applies to every category.
     chosen = leaderboard.build(items, attempts=3, formula="sum8")
     assert {r.formula for r in chosen.categories} == {"sum8"}

@@ -21,7 +21,11 @@ def _metric(metric: Metric, grades: dict[str, float]) -> MetricResult:
 
 
 def _item(
-    model: str, scenario: str, grade: float, judges: dict[str, float] | None = None
+    model: str,
+    scenario: str,
+    grade: float,
+    judges: dict[str, float] | None = None,
+    category: str = "c",
 ) -> ItemResult:
     grades = judges or {"judge/x": grade}
     acc = _metric("accuracy", grades)
@@ -37,7 +41,7 @@ def _item(
     return ItemResult(
         nodeid=f"scenarios/c/{scenario}.yaml::test_scenario[{scenario}-D-{model}]",
         scenario=scenario,
-        category="c",
+        category=category,
         dataset="D",
         model=model,
         status="scored",
@@ -108,6 +112,22 @@ def test_ranks_are_ranges_over_the_pairs_that_differ() -> None:
     assert by_pair[("a", "c")].p_holm == pytest.approx(3 * 2 / 2**12)
     assert not by_pair[("a", "b")].significant and not by_pair[("b", "c")].significant
     assert [(r.model, r.rank) for r in board.models] == [("a", "1-2"), ("b", "1-3"), ("c", "2-3")]
+
+
+def test_category_rows_are_ranked_within_their_category() -> None:
+    items = [_item("a", f"X{n}", 4.0, category="clear") for n in range(10)]
+    items += [_item("b", f"X{n}", 1.0, category="clear") for n in range(10)]
+    items += [_item(m, f"Y{n}", 3.0, category="tied") for m in "ab" for n in range(10)]
+    board = leaderboard.build(items, attempts=1, formula="sum8")
+    ranks = {(r.model, r.category): r.rank for r in board.categories}
+    assert ranks == {
+        ("a", "clear"): "1",
+        ("b", "clear"): "2",
+        ("a", "tied"): "1-2",
+        ("b", "tied"): "1-2",
+    }
+    assert [r.rank for r in board.models] == ["1", "2"]  # 10 of 20 scenarios all one way
+    assert "| a | tied | sum8 | 1-2 |" in markdown.render(board)
 
 
 @pytest.mark.parametrize(

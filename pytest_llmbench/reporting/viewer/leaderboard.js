@@ -125,12 +125,13 @@ function table(run, redraw) {
 
 function categories(run) {
   const tests = ["functional_rate", "functional_pass_at_1", "functional_pass_after_feedback", "tampered"].filter((k) => shown(run.board, k));
-  const head = ["Model", "Category", "Formula", "Score", "95% CI", "Accuracy", "Completeness", "pass@1", "Scored"];
+  const head = ["Model", "Category", "Formula", "#", "Score", "95% CI", "Accuracy", "Completeness", "pass@1", "Scored"];
+  const rankHelp = "The ranks the model may hold among the models' rows of this category, from the paired tests over the category's items (Holm over its pairs).";
   return el("table", { id: "categories" },
-    el("thead", {}, el("tr", {}, head.map((h, n) => el("th", { class: n < 3 ? "name" : null, text: h })),
+    el("thead", {}, el("tr", {}, head.map((h, n) => el("th", { class: n < 3 ? "name" : null, title: n === 3 ? rankHelp : null, text: h })),
       tests.map((k) => el("th", { title: help(run, k), "data-key": k, text: run.columns[k].label })))),
     el("tbody", {}, run.board.categories.map((r) => el("tr", {},
-      el("td", { class: "name", text: r.model }), el("td", { class: "name", text: r.category }), el("td", { class: "name", text: r.formula }),
+      el("td", { class: "name", text: r.model }), el("td", { class: "name", text: r.category }), el("td", { class: "name", text: r.formula }), el("td", { class: "rank", text: r.rank ?? "–" }),
       el("td", { style: `background:${scoreColour(r.score, formulaFloor(run, r.formula))}`, title: `do-nothing floor ${num(formulaFloor(run, r.formula))}`, text: num(r.score, 3) }),
       el("td", { text: ci(r.score_ci) }),
       el("td", {}, num(r.accuracy), " ", el("span", { class: "muted small", text: ci(r.accuracy_ci) })),
