@@ -10,8 +10,9 @@ sign is flipped, and the mean difference is over items: sum of differences / ite
   resampling whole clusters with replacement.
 - `sign_flip_p`: two-sided paired permutation p-value of the mean difference: under the
   null the two models' labels are exchangeable within a cluster, so each cluster's sum of
-  differences keeps or flips its sign. Exact (every sign pattern) up to 2**EXACT_CLUSTERS
-  patterns, else PERMUTATIONS random ones with p = (hits + 1) / (PERMUTATIONS + 1).
+  differences keeps or flips its sign. Exact (every sign pattern) when at most
+  EXACT_CLUSTERS clusters have a nonzero sum, else PERMUTATIONS random patterns with
+  p = (hits + 1) / (PERMUTATIONS + 1).
 - `mcnemar_p`: exact two-sided McNemar p-value of paired pass/fail verdicts (binomial
   test of the discordant pairs at 1/2).
 - `holm`: Holm's step-down adjustment of a family of p-values.
@@ -79,9 +80,12 @@ def sign_flip_p(
     seed: int = SEED,
 ) -> float | None:
     """Two-sided permutation p-value of the mean difference; None without differences."""
-    sums = [s for s, _ in cluster_sums(diffs, clusters)]
-    if not sums:
+    groups = cluster_sums(diffs, clusters)
+    if not groups:
         return None
+    # A cluster whose differences sum to 0 is the same under either sign: leaving it out
+    # changes no total, and more often leaves few enough clusters to count every pattern.
+    sums = [s for s, _ in groups if abs(s) > _TIE / len(groups)]
     observed = abs(sum(sums)) - _TIE
     if len(sums) <= EXACT_CLUSTERS:
         totals = [0.0]

@@ -224,7 +224,10 @@ class Ranking(Schema):
     level: float = Field(description="confidence level: a pair differs when p_holm < 1 - level")
     adjustment: str = Field(description="multiple-comparison adjustment over the pairs")
     permutations: int = Field(description="random sign patterns when not enumerated exactly")
-    exact_up_to: int = Field(description="scenarios up to which every sign pattern is used")
+    exact_up_to: int = Field(
+        description="every sign pattern is used when at most this many scenarios have a "
+        "nonzero difference"
+    )
     power: float = Field(description="power of the detectable differences")
 
 

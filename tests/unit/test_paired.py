@@ -76,6 +76,13 @@ def test_random_sign_flips_match_scipy_within_monte_carlo_error() -> None:
     assert abs(ours - expected) < 4 * (expected * (1 - expected) / paired.PERMUTATIONS) ** 0.5
 
 
+def test_scenarios_without_a_difference_leave_the_test_exact() -> None:
+    # 30 scenarios, 8 of them one way: the 22 zero sums flip to themselves, so the exact
+    # p is that of the 8 alone, 2 / 2**8 (no random patterns needed).
+    diffs = [0.1] * 8 + [0.0] * 22
+    assert paired.sign_flip_p(diffs, [f"S{i:02d}" for i in range(30)]) == 2 / 2**8
+
+
 def test_identical_scores_give_p_one_and_a_zero_interval() -> None:
     zeros, labels = [0.0] * 40, [f"S{i % 25}" for i in range(40)]
     assert paired.sign_flip_p(zeros, labels) == 1.0
