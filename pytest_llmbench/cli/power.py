@@ -103,17 +103,17 @@ def _from_runs(args: argparse.Namespace) -> list[str]:
     diffs = [x - y for _, x, y in both]
     clusters = [scenario for (scenario, _), _, _ in both]
     se = paired.cluster_se(diffs, clusters)
-    if se is None:
+    if se is None or not paired.reachable(len(set(clusters)), args.level):
         raise ConfigError(
             f"--models: {a} and {b} share items of {len(set(clusters))} scenario(s); "
-            "the variance needs two or more"
+            f"a paired test at level {args.level} needs more to tell any difference"
         )
     lines = [
         f"{a} vs {b}: {len(diffs)} items both scored, {len(set(clusters))} scenarios; mean "
         f"difference {sum(diffs) / len(diffs):+.3f}, sd of an item's difference "
         f"{stdev(diffs):.3f}, clustered standard error {se:.4f}",
     ]
-    found = paired.detectable(se, args.level, args.power) or 0.0
+    found = paired.detectable(se, len(set(clusters)), args.level, args.power) or 0.0
     lines.append(f"detectable now: {found:.3f} (power {args.power}, level {args.level}, two-sided)")
     needed = len(diffs) if found == 0 else ceil(len(diffs) * (found / args.difference) ** 2)
     lines.append(

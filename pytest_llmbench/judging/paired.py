@@ -60,9 +60,10 @@ def cluster_bootstrap_ci(
     level: float = LEVEL,
 ) -> Interval | None:
     """Percentile bootstrap interval of sum(diffs) / len(diffs), clusters resampled
-    whole; None without differences."""
+    whole; None with fewer than two clusters (one cluster says nothing of the spread
+    between clusters: its every resample is itself)."""
     groups = cluster_sums(diffs, clusters)
-    if not groups:
+    if len(groups) < 2:
         return None
     rng = random.Random(seed)
     means = []
@@ -154,9 +155,20 @@ def _z_sum(level: float, power: float) -> float:
     return normal.inv_cdf(1 - (1 - level) / 2) + normal.inv_cdf(power)
 
 
-def detectable(se: float | None, level: float = LEVEL, power: float = POWER) -> float | None:
-    """Minimum detectable difference: (z_(1 - alpha/2) + z_power) * se."""
-    return None if se is None else _z_sum(level, power) * se
+def reachable(clusters: int, level: float = LEVEL) -> bool:
+    """Whether the sign-flip test over this many clusters can reach p < 1 - level at all:
+    its smallest p, every cluster one way, is 2 / 2**clusters."""
+    return 2 / (1 << clusters) < 1 - level
+
+
+def detectable(
+    se: float | None, clusters: int, level: float = LEVEL, power: float = POWER
+) -> float | None:
+    """Minimum detectable difference: (z_(1 - alpha/2) + z_power) * se; None without a
+    standard error, or when the clusters are too few for the test to reach the level."""
+    if se is None or not reachable(clusters, level):
+        return None
+    return _z_sum(level, power) * se
 
 
 def items_needed(sd: float, difference: float, level: float = LEVEL, power: float = POWER) -> int:

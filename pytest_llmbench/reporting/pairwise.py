@@ -95,7 +95,7 @@ def pair(a: str, b: str, mine: dict[Task, Unit], theirs: dict[Task, Unit]) -> Pa
         p=p,
         p_holm=p,
         significant=p is not None and p < 1 - LEVEL,
-        detectable=paired.detectable(paired.cluster_se(diffs, clusters)),
+        detectable=paired.detectable(paired.cluster_se(diffs, clusters), len(set(clusters))),
         pass_at_1=pass_at_1.model_copy(update={"p_holm": pass_at_1.p}),
         tests_pass_at_1=tests.model_copy(update={"p_holm": tests.p}),
     )

@@ -211,7 +211,7 @@ class Pair(Schema):
     detectable: float | None = Field(
         description="the smallest score difference this many items detect with 80% power at "
         "the ranking's level, from the observed clustered variance of the differences; null "
-        "with fewer than two scenarios"
+        "when the scenarios are too few for the test to reach the level (5 or fewer at 95%)"
     )
     pass_at_1: McNemar = Field(description="attempt 1 passing the pass threshold (judged)")
     tests_pass_at_1: McNemar = Field(description="attempt 1 passing every hidden test")

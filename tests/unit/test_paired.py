@@ -90,6 +90,8 @@ def test_identical_scores_give_p_one_and_a_zero_interval() -> None:
     assert paired.sign_flip_p([0.3, 0.4], ["A", "A"]) == 1.0
     assert paired.cluster_bootstrap_ci(zeros, labels) == (0.0, 0.0)
     assert paired.sign_flip_p([], []) is None and paired.cluster_bootstrap_ci([], []) is None
+    # One scenario says nothing of the spread between scenarios: no interval.
+    assert paired.cluster_bootstrap_ci([0.2, 0.4], ["A", "A"]) is None
 
 
 def test_cluster_bootstrap_matches_scipy_within_monte_carlo_error() -> None:
@@ -140,8 +142,10 @@ def test_detectable_difference_and_items_needed_match_statsmodels_power() -> Non
     for sd, difference in [(0.2, 0.05), (0.1, 0.02), (0.3, 0.1)]:
         n = power.solve_power(effect_size=difference / sd, alpha=0.05, power=0.8, ratio=0)
         assert paired.items_needed(sd, difference) == int(np.ceil(n))
-        detectable = paired.detectable(sd / np.sqrt(n))
+        detectable = paired.detectable(sd / np.sqrt(n), clusters=int(n))
         assert detectable == pytest.approx(difference, rel=1e-4)
-    assert paired.detectable(None) is None
+    assert paired.detectable(None, 10) is None
+    # Five scenarios: the test's smallest p is 2 / 2**5 > 0.05, so nothing is detectable.
+    assert paired.detectable(0.1, 5) is None and paired.detectable(0.1, 6) is not None
     with pytest.raises(ValueError, match="difference > 0"):
         paired.items_needed(0.1, 0.0)
