@@ -261,7 +261,9 @@ def units(items: Sequence[ItemResult], item_scores: Sequence[float | None]) -> l
     ]
 
 
-def rank(rows: Sequence[Row], item_units: Sequence[pairwise.Unit]) -> list[Pair]:
+def rank(
+    rows: Sequence[Row], item_units: Sequence[pairwise.Unit], intervals: bool = True
+) -> list[Pair]:
     """Every pair of the rows with a score (best score first) over `item_units`, and each
     row's honest rank from them (the model rows over all items; the rows of a category
     over its items, Holm over that category's pairs)."""
@@ -269,7 +271,7 @@ def rank(rows: Sequence[Row], item_units: Sequence[pairwise.Unit]) -> list[Pair]
         (r for r in rows if r.score is not None), key=lambda r: (-(r.score or 0), r.model)
     )
     order = [r.model for r in ranked]
-    found = pairwise.pairs(item_units, order)
+    found = pairwise.pairs(item_units, order, intervals)
     ranks = pairwise.honest_ranks(order, found)
     for row in rows:
         row.rank = ranks.get(row.model)
@@ -355,7 +357,7 @@ def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None
     found = rank(model_rows, item_units)
     for name in sorted({i.category for i in items}):
         mine = [u for u, i in zip(item_units, items, strict=True) if i.category == name]
-        rank([r for r in category_rows if r.category == name], mine)
+        rank([r for r in category_rows if r.category == name], mine, intervals=False)
     used = sorted({f for r in category_rows for f in r.formula.split(",") if f})
     return Leaderboard(
         formula=",".join(used) or formula_for("", formula, tested=True).name,

@@ -73,13 +73,16 @@ def scored_pairs(
     ]
 
 
-def pair(a: str, b: str, mine: dict[Task, Unit], theirs: dict[Task, Unit]) -> Pair:
-    """One pair, its p-values not yet adjusted (p_holm = p: a family of one)."""
+def pair(
+    a: str, b: str, mine: dict[Task, Unit], theirs: dict[Task, Unit], interval: bool = True
+) -> Pair:
+    """One pair, its p-values not yet adjusted (p_holm = p: a family of one); without
+    `interval` (only its significance is wanted) the bootstrap is not run."""
     both = scored_pairs(mine, theirs)
     first, second = [x for _, x, _ in both], [y for _, _, y in both]
     diffs = [x - y for _, x, y in both]
     clusters = [scenario for (scenario, _), _, _ in both]
-    interval = paired.cluster_bootstrap_ci(diffs, clusters)
+    bounds = paired.cluster_bootstrap_ci(diffs, clusters) if interval else None
     p = paired.sign_flip_p(diffs, clusters)
     pass_at_1 = _mcnemar(mine, theirs, "passed")
     tests = _mcnemar(mine, theirs, "tests_passed")
@@ -91,7 +94,7 @@ def pair(a: str, b: str, mine: dict[Task, Unit], theirs: dict[Task, Unit]) -> Pa
         a_score=fmean(first) if first else None,
         b_score=fmean(second) if second else None,
         difference=fmean(diffs) if diffs else None,
-        difference_ci=list(interval) if interval else None,
+        difference_ci=list(bounds) if bounds else None,
         p=p,
         p_holm=p,
         significant=p is not None and p < 1 - LEVEL,
@@ -108,10 +111,13 @@ def by_model(units: Sequence[Unit]) -> dict[str, dict[Task, Unit]]:
     return out
 
 
-def pairs(units: Sequence[Unit], order: Sequence[str]) -> list[Pair]:
+def pairs(units: Sequence[Unit], order: Sequence[str], intervals: bool = True) -> list[Pair]:
     """Every pair of the models in `order` (best first), Holm-adjusted over them all."""
     models = by_model(units)
-    found = [pair(a, b, models.get(a, {}), models.get(b, {})) for a, b in combinations(order, 2)]
+    found = [
+        pair(a, b, models.get(a, {}), models.get(b, {}), intervals)
+        for a, b in combinations(order, 2)
+    ]
     scores = paired.holm([p.p for p in found])
     passes = paired.holm([p.pass_at_1.p for p in found])
     tests = paired.holm([p.tests_pass_at_1.p for p in found])

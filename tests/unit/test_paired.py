@@ -72,8 +72,17 @@ def test_random_sign_flips_match_scipy_within_monte_carlo_error() -> None:
     ours = paired.sign_flip_p(diffs, labels)
     expected = _scipy_sign_flip(diffs, labels, 200_000)
     assert ours is not None and 0.01 < expected < 0.99
-    # Binomial standard error of a p-value from 10,000 draws, 4 of them.
-    assert abs(ours - expected) < 4 * (expected * (1 - expected) / paired.PERMUTATIONS) ** 0.5
+    # Stopped after STOP_HITS hits: the estimate's relative error is about 1/sqrt(hits).
+    assert abs(ours - expected) < 4 * expected / paired.STOP_HITS**0.5
+    # A small p draws every pattern: binomial error of PERMUTATIONS draws.
+    strong, labels = _data(4, 30, 2, 0.06)
+    small = paired.sign_flip_p(strong, labels)
+    reference = _scipy_sign_flip(strong, labels, 200_000)
+    assert small is not None and reference < 0.005
+    assert (
+        abs(small - reference)
+        < 4 * (reference / paired.PERMUTATIONS) ** 0.5 + 1 / paired.PERMUTATIONS
+    )
 
 
 def test_scenarios_without_a_difference_leave_the_test_exact() -> None:
