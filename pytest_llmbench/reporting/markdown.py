@@ -194,7 +194,8 @@ def ranking_text(board: Leaderboard) -> str:
     return (
         f"#: the ranks a model may hold. Two models differ when the {r.test} gives a "
         f"p-value below {1 - r.level:.2f} after {r.adjustment} (every sign pattern when at "
-        f"most {r.exact_up_to} scenarios differ, else {r.permutations} random ones); models that do not "
+        f"most {r.exact_up_to} scenarios differ, else up to {r.permutations} random ones, "
+        f"stopping at {r.stop_hits} that reach the observed difference); models that do not "
         'differ share a rank range ("1-2").'
     )
 

@@ -34,6 +34,7 @@ RANKING = Ranking(
     level=LEVEL,
     adjustment="Holm over every pair of the board",
     permutations=paired.PERMUTATIONS,
+    stop_hits=paired.STOP_HITS,
     exact_up_to=paired.EXACT_CLUSTERS,
     power=paired.POWER,
 )

@@ -224,6 +224,10 @@ class Ranking(Schema):
     level: float = Field(description="confidence level: a pair differs when p_holm < 1 - level")
     adjustment: str = Field(description="multiple-comparison adjustment over the pairs")
     permutations: int = Field(description="random sign patterns when not enumerated exactly")
+    stop_hits: int = Field(
+        description="random patterns stop once this many reach the observed difference "
+        "(sequential p-value: hits / patterns drawn)"
+    )
     exact_up_to: int = Field(
         description="every sign pattern is used when at most this many scenarios have a "
         "nonzero difference"
