@@ -200,6 +200,16 @@ def ranking_text(board: Leaderboard) -> str:
     )
 
 
+def ranks_line(board: Leaderboard) -> str | None:
+    """Under a model table: what a shared rank range means, when some model has one."""
+    if board.ranking is None or not any(r.rank and "-" in r.rank for r in board.models):
+        return None
+    return (
+        f"#: a range such as 1-2 is shared by models the paired tests cannot tell apart "
+        f"(p >= {1 - board.ranking.level:.2f} after Holm); the pairs are in leaderboard.md"
+    )
+
+
 def _p(value: float | None) -> str:
     if value is None:
         return "–"

@@ -73,6 +73,7 @@ def test_a_clear_difference_is_significant_and_ranks_differ() -> None:
     assert pair.tests_pass_at_1.items == 0 and pair.tests_pass_at_1.p is None
     assert [r.rank for r in board.models] == ["1", "2"]
     assert board.ranking is not None and board.ranking.level == 0.95
+    assert markdown.ranks_line(board) is None  # no shared range to explain
 
 
 def test_identical_answers_share_the_rank() -> None:
@@ -84,6 +85,7 @@ def test_identical_answers_share_the_rank() -> None:
     assert [r.rank for r in board.models] == ["1-2", "1-2"]
     text = markdown.render(board)
     assert "## Pairwise comparisons" in text and "| 1-2 | first |" in text
+    assert "cannot tell apart (p >= 0.05 after Holm)" in (markdown.ranks_line(board) or "")
 
 
 def test_paired_test_sees_what_the_per_model_intervals_do_not() -> None:
