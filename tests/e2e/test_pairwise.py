@@ -100,3 +100,24 @@ def test_identical_answers_share_the_rank(
     (pair,) = board["pairs"]
     assert pair["difference"] == 0 and pair["difference_ci"] == [0, 0] and pair["p"] == 1
     assert [r["rank"] for r in board["models"]] == ["1-2", "1-2"]
+
+
+def test_a_judge_of_the_candidates_family_marks_its_row(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    result = pytester.runpytest(
+        "--llm-model=openai/gpt-4o-mini",
+        "--llm-judge=openai/gpt-4o,openai/claude-judge",
+        f"--llm-api-base={llm_server.base_url}",
+        "--llm-attempts=1",
+        "-k",
+        "ExplainMini",
+    )
+    result.assert_outcomes(passed=1)
+    (row,) = read_leaderboard(project)["leaderboard"]["models"]
+    assert row["own_family_judges"] == ["openai/gpt-4o"]
+    assert row["marks"] == ["judged by its own family: openai/gpt-4o"]
+    # The server's judges agree, so the other judge alone gives the same score.
+    assert row["score_other_judges"] == pytest.approx(row["score"])
+    text = (project / "reports" / "leaderboard.md").read_text()
+    assert "openai/gpt-4o-mini [judged by its own family: openai/gpt-4o]" in text
