@@ -8,13 +8,16 @@ after a vendor prefix such as bedrock's "anthropic."): `openai/gpt-4o` and
 whatever the provider serving them (`azure/gpt-4o` judging `openai/gpt-4o-mini` is).
 
 A row whose items were judged by its own family is marked; when other judges graded them
-too, the row also gets the score from those other judges alone (`rescored`).
+too, the row also gets the score from those other judges alone (`without_judges`), when
+its items' metrics are the mean of their judges' weighted grades (`rescorable`: not so
+for imported grades, whose figures were made otherwise).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from math import isclose
 
 from ..judging.formulas import quality
 from ..schema.results import AttemptResult, ItemResult, MetricResult
@@ -47,6 +50,20 @@ def own_family(model: str, judges: Iterable[str]) -> list[str]:
 def _metric(metric: MetricResult, dropped: set[str]) -> float | None:
     kept = [g.weighted for g in metric.grades if g.judge not in dropped and g.weighted is not None]
     return sum(kept) / len(kept) if kept else None
+
+
+def rescorable(item: ItemResult) -> bool:
+    """Whether the item's judged metrics are the mean of their judges' weighted grades (as
+    the pipeline makes them), so that dropping a judge can be redone here; imported grades
+    (AIRUN's published figures) are made otherwise and are not."""
+    for attempt in item.attempts:
+        for metric in attempt.metrics():
+            if metric.source != "judges" or metric.value is None:
+                continue
+            again = _metric(metric, set())
+            if again is None or not isclose(again, metric.value, abs_tol=1e-9):
+                return False
+    return True
 
 
 def _attempt_quality(attempt: AttemptResult, dropped: set[str]) -> tuple[float, float] | None:

@@ -290,9 +290,10 @@ def self_preference(
     row.own_family_judges = own
     if row.category is None:
         mark(row, f"judged by its own family: {', '.join(own)}")
-    if len(own) == len(judges):
+    scored = [i for i in items if i.status == "scored"]
+    if len(own) == len(judges) or not all(families.rescorable(i) for i in scored):
         return
-    alone = [families.without_judges(i, set(own)) for i in items if i.status == "scored"]
+    alone = [families.without_judges(i, set(own)) for i in scored]
     values = [rescore(i) for i in alone if i is not None]
     row.score_other_judges = fmean(values) if values else None
     if row.category is None and values:

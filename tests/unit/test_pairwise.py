@@ -165,6 +165,17 @@ def test_a_judge_of_the_own_family_marks_the_row_and_the_others_score_it() -> No
     assert "judged by its own family" in markdown.render(board)
 
 
+def test_grades_whose_mean_is_not_the_metric_are_not_rescored() -> None:
+    # Imported grades (AIRUN's published figures) make the metric otherwise: the mark
+    # stays, but no score from the other judges is made up.
+    judges = {"openai/gpt-4o": 4.0, "anthropic/claude-3-5-sonnet": 2.0}
+    items = [_item("openai/gpt-4o-mini", f"S{n}", 0, dict(judges)) for n in range(3)]
+    for item in items:
+        item.attempts[0].accuracy.value = 2.5
+    (row,) = leaderboard.build(items, attempts=1, formula="sum8").models
+    assert row.own_family_judges == ["openai/gpt-4o"] and row.score_other_judges is None
+
+
 def test_a_single_own_family_judge_marks_without_another_score() -> None:
     items = [_item("openai/gpt-4o-mini", f"S{n}", 0, {"openai/gpt-4o": 3.0}) for n in range(2)]
     (row,) = leaderboard.build(items, attempts=1, formula="sum8").models
