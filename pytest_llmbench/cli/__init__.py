@@ -27,6 +27,7 @@ COMMANDS: tuple[str, ...] = (
     "merge",
     "compare",
     "history",
+    "power",
     "airun",
     "view",
 )

@@ -88,4 +88,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for line in markdown.model_table(document.leaderboard):
         print(line)
+    shared = markdown.ranks_line(document.leaderboard)
+    if shared is not None:
+        print(shared)
     return 0

@@ -2,8 +2,7 @@
 
 - `bootstrap_ci`: 95% percentile bootstrap confidence interval of a mean over items,
   with a seeded RNG so the same input always gives the same interval.
-- `bootstrap_diff_ci`: the same for the difference of two means (NEW - BASE), each
-  sample resampled on its own (the items of two runs are not paired).
+- Paired statistics (two models, or two runs, on the same items): `paired.py`.
 - `pass_at_k`: the unbiased estimator 1 - C(n-c, k)/C(n, k) of one item.
 - `krippendorff_alpha`: agreement between raters (judges) for nominal, ordinal or
   interval data, with missing values; `exact_agreement`: the share of rater pairs
@@ -69,22 +68,6 @@ def bootstrap_ci(
         return None
     rng = random.Random(seed)
     return _interval(_resampled_means(values, rng, resamples), level)
-
-
-def bootstrap_diff_ci(
-    base: Sequence[float],
-    new: Sequence[float],
-    resamples: int = RESAMPLES,
-    seed: int = SEED,
-    level: float = LEVEL,
-) -> Interval | None:
-    """Percentile bootstrap CI of mean(new) - mean(base); None when either side is empty."""
-    if not base or not new:
-        return None
-    rng = random.Random(seed)
-    base_means = _resampled_means(base, rng, resamples)
-    new_means = _resampled_means(new, rng, resamples)
-    return _interval([n - b for n, b in zip(new_means, base_means, strict=True)], level)
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

@@ -160,6 +160,9 @@ class ReportCollector:
             terminalreporter.section("llmbench leaderboard")
             for line in markdown.model_table(self.document.leaderboard):
                 terminalreporter.write_line(line)
+            shared = markdown.ranks_line(self.document.leaderboard)
+            if shared is not None:
+                terminalreporter.write_line(shared)
             terminalreporter.write_line(f"written to {self.settings.report_dir}/leaderboard.md")
             missing = [k for k, ok in (self.document.checkers or {}).items() if not ok]
             if missing:

@@ -9,7 +9,9 @@ from __future__ import annotations
 COLUMNS: dict[str, dict[str, str]] = {
     "rank": {
         "label": "#",
-        "help": "Rank by score; models whose scores are equal share a rank.",
+        "help": "The ranks a model may hold: models whose scores do not differ "
+        "significantly (paired permutation test over the items both scored, Holm-adjusted "
+        "over all pairs) share a range such as 1-2.",
     },
     "model": {"label": "Model", "help": "The candidate model."},
     "score": {

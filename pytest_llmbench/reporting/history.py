@@ -139,6 +139,18 @@ def find(cache_dir: Path, ref: str) -> RunRecord:
     return found[0]
 
 
+def report_dir_of(ref: Path, cache_dir: Path) -> Path:
+    """`ref` itself when it is a folder; else the report dir of the registered run whose id
+    starts with it (a run id stands for its report dir); else `ref`, for the caller's own
+    message about a folder that is not there."""
+    if ref.is_dir() or not (cache_dir / HISTORY).is_file():
+        return ref
+    found = [r for r in runs(cache_dir) if r.id.startswith(str(ref))]
+    if len(found) > 1:
+        raise ConfigError(f"{ref}: {len(found)} registered runs have an id starting so")
+    return Path(found[0].report_dir) if found else ref
+
+
 def trend(records: list[RunRecord], model: str) -> tuple[list[str], list[list[str]]]:
     """A model's scores run by run: the header (run, time, then "all" and each category)
     and one row per run that has the model."""

@@ -26,19 +26,30 @@ Per row (besides counts and means):
   (prompt + completion), cost and the best attempt's latency.
 - `functional_*` (hidden tests) and the leaderboard's `calibration` (judges against the
   tests): see `functional.py`.
+- `rank` and the leaderboard's `pairs` and `ranking` (paired tests of every pair of
+  models, honest rank ranges): see `pairwise.py`.
+- `own_family_judges`, `score_other_judges` (self-preference): see `families.py`.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from statistics import fmean
 
 from ..judging import statistics as st
 from ..judging.formulas import FORMULAS, Formula, Terms, formula_for, quality
-from ..schema.leaderboard import CodeFigure, CodeFigures, Confidence, Leaderboard, Row, Spread
+from ..schema.leaderboard import (
+    CodeFigure,
+    CodeFigures,
+    Confidence,
+    Leaderboard,
+    Pair,
+    Row,
+    Spread,
+)
 from ..schema.results import AttemptResult, ItemResult, Usage
-from . import functional
+from . import families, functional, pairwise
 
 PASS_THRESHOLD = 0.75  # the quality (Acc + Compl)/8 an attempt passes at
 
@@ -227,11 +238,6 @@ def _tokens(usage: Usage) -> int:
     return usage.prompt_tokens + usage.completion_tokens
 
 
-def ranks(scores: Sequence[float | None]) -> list[int | None]:
-    """Competition ranks by score: equal scores share a rank (1, 1, 3); no score, no rank."""
-    return [None if s is None else 1 + sum(t is not None and t > s for t in scores) for s in scores]
-
-
 def identity(item: ItemResult) -> tuple[str, str, str, str, str]:
     """What makes two results the same item (also `llmbench merge`'s key)."""
     return (item.nodeid, item.model, item.scenario, item.category, item.dataset or "")
@@ -239,6 +245,59 @@ def identity(item: ItemResult) -> tuple[str, str, str, str, str]:
 
 def _task(item: ItemResult) -> tuple[str, str]:
     return (item.scenario, str(item.dataset))
+
+
+def units(items: Sequence[ItemResult], item_scores: Sequence[float | None]) -> list[pairwise.Unit]:
+    """The items as the paired tests see them (`item_scores` in the order of `items`)."""
+    return [
+        pairwise.Unit(
+            model=item.model,
+            task=_task(item),
+            score=score,
+            passed=_passes(item.attempts[0]) if score is not None and item.attempts else None,
+            tests_passed=item.pass_at_1,
+        )
+        for item, score in zip(items, item_scores, strict=True)
+    ]
+
+
+def rank(
+    rows: Sequence[Row], item_units: Sequence[pairwise.Unit], intervals: bool = True
+) -> list[Pair]:
+    """Every pair of the rows with a score (best score first) over `item_units`, and each
+    row's honest rank from them (the model rows over all items; the rows of a category
+    over its items, Holm over that category's pairs)."""
+    ranked = sorted(
+        (r for r in rows if r.score is not None), key=lambda r: (-(r.score or 0), r.model)
+    )
+    order = [r.model for r in ranked]
+    found = pairwise.pairs(item_units, order, intervals)
+    ranks = pairwise.honest_ranks(order, found)
+    for row in rows:
+        row.rank = ranks.get(row.model)
+    return found
+
+
+def self_preference(
+    row: Row, items: Sequence[ItemResult], rescore: Callable[[ItemResult], float]
+) -> None:
+    """Mark a row judged by its candidate's own family and, when other judges graded its
+    items too, give the score from those judges alone (`rescore` scores an item)."""
+    judges = families.judges_of(items)
+    own = families.own_family(row.model, judges)
+    if not own:
+        return
+    row.own_family_judges = own
+    if row.category is None:
+        mark(row, f"judged by its own family: {', '.join(own)}")
+    scored = [i for i in items if i.status == "scored"]
+    if len(own) == len(judges) or not all(families.rescorable(i) for i in scored):
+        return
+    alone = [families.without_judges(i, set(own)) for i in scored]
+    values = [rescore(i) for i in alone if i is not None]
+    row.score_other_judges = fmean(values) if values else None
+    if row.category is None and values:
+        row.notes.append(f"score from the other judges alone: {fmean(values):.3f}")
 
 
 def mark(row: Row, text: str) -> None:
@@ -285,6 +344,21 @@ def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None
     category_rows = [
         row(name, category, group) for (name, category), group in sorted(by_category.items())
     ]
+    rates = model_rates(items)
+    top = max(rates.values(), default=None)
+
+    def rescore(item: ItemResult) -> float:
+        return item_score(item, rates.get(item.model), top, attempts, formula)
+
+    for r in model_rows:
+        self_preference(r, [items[i] for i in by_model[r.model]], rescore)
+    for r in category_rows:
+        self_preference(r, [items[i] for i in by_category[(r.model, str(r.category))]], rescore)
+    item_units = units(items, item_scores)
+    found = rank(model_rows, item_units)
+    for name in sorted({i.category for i in items}):
+        mine = [u for u, i in zip(item_units, items, strict=True) if i.category == name]
+        rank([r for r in category_rows if r.category == name], mine, intervals=False)
     used = sorted({f for r in category_rows for f in r.formula.split(",") if f})
     return Leaderboard(
         formula=",".join(used) or formula_for("", formula, tested=True).name,
@@ -296,4 +370,6 @@ def build(items: Sequence[ItemResult], attempts: int, formula: str | None = None
         models=model_rows,
         categories=category_rows,
         calibration=functional.calibration(items),
+        ranking=pairwise.RANKING,
+        pairs=found,
     )

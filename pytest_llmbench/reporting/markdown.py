@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..schema.leaderboard import Calibration, CodeFigure, Leaderboard, Row
-from .leaderboard import CODE_METRICS, ranks
+from ..schema.leaderboard import Calibration, CodeFigure, Leaderboard, McNemar, Pair, Row
+from .leaderboard import CODE_METRICS
 
 
 def _num(value: float | None, digits: int = 2) -> str:
@@ -140,7 +140,7 @@ def model_table(board: Leaderboard) -> list[str]:
     tests = functional_columns(board)
     rows = [
         [
-            "–" if rank is None else str(rank),
+            r.rank or "–",
             r.model + (f" [{'; '.join(r.marks)}]" if r.marks else ""),
             *_cells(r)[:-1],
             _outcomes(r),
@@ -149,7 +149,7 @@ def model_table(board: Leaderboard) -> list[str]:
             _cost(r.candidate_cost_usd),
             _cost(r.judge_cost_usd),
         ]
-        for rank, r in zip(ranks([m.score for m in board.models]), board.models, strict=True)
+        for r in board.models
     ]
     headers = ["#", "Model", *COLUMNS, *(name for name, _ in tests)]
     return table([*headers, "Judge tokens", "Cost", "Judge cost"], rows)
@@ -187,6 +187,76 @@ def calibration_section(board: Leaderboard) -> list[str]:
     return lines + table(headers, [_calibration_row(c) for c in board.calibration])
 
 
+def ranking_text(board: Leaderboard) -> str:
+    """What the ranks mean: the test and level behind them."""
+    if board.ranking is None:
+        return "#: rank by score."
+    r = board.ranking
+    return (
+        f"#: the ranks a model may hold. Two models differ when the {r.test} gives a "
+        f"p-value below {1 - r.level:.2f} after {r.adjustment} (every sign pattern when at "
+        f"most {r.exact_up_to} scenarios differ, else up to {r.permutations} random ones, "
+        f"stopping at {r.stop_hits} that reach the observed difference); models that do not "
+        'differ share a rank range ("1-2").'
+    )
+
+
+def ranks_line(board: Leaderboard) -> str | None:
+    """Under a model table: what a shared rank range means, when some model has one."""
+    if board.ranking is None or not any(r.rank and "-" in r.rank for r in board.models):
+        return None
+    return (
+        f"#: a range such as 1-2 is shared by models the paired tests cannot tell apart "
+        f"(p >= {1 - board.ranking.level:.2f} after Holm); the pairs are in leaderboard.md"
+    )
+
+
+def _p(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def _mcnemar(m: McNemar) -> str:
+    return "–" if not m.items else f"{m.a_only}/{m.b_only}, p {_p(m.p_holm)}"
+
+
+def _pair_row(p: Pair) -> list[str]:
+    ci = "–" if not p.difference_ci else "{:+.3f} to {:+.3f}".format(*p.difference_ci)
+    return [
+        p.a,
+        p.b,
+        f"{p.items} ({p.scenarios})",
+        "–" if p.difference is None else f"{p.difference:+.3f}",
+        ci,
+        _p(p.p),
+        _p(p.p_holm) + (" *" if p.significant else ""),
+        _num(p.detectable, 3),
+        _mcnemar(p.pass_at_1),
+        _mcnemar(p.tests_pass_at_1),
+    ]
+
+
+PAIRS_NOTE = (
+    "Over the items both models scored: Difference = mean score of A - B, its 95% interval "
+    "from a bootstrap that resamples whole scenarios (an item's two scores stay together), "
+    "p from the paired permutation test, then Holm-adjusted over all pairs (* = the models "
+    "differ). Detectable: the smallest difference these items find with 80% power. "
+    "pass@1 and tests pass@1: items passed by A only / by B only (attempt 1, judged "
+    "quality; hidden tests), with the exact McNemar p, Holm-adjusted."
+)
+
+
+def pairs_section(board: Leaderboard) -> list[str]:
+    """Every pair of models, when the board has two or more with a score."""
+    if not board.pairs:
+        return []
+    headers = ["A", "B", "Items (scenarios)", "Difference", "95% CI", "p", "p Holm"]
+    headers += ["Detectable", "pass@1 A/B only", "Tests pass@1 A/B only"]
+    rows = [_pair_row(p) for p in board.pairs]
+    return ["", "## Pairwise comparisons", "", PAIRS_NOTE, "", *table(headers, rows)]
+
+
 def render(board: Leaderboard) -> str:
     lines = ["# pytest-llmbench leaderboard", ""]
     lines += [
@@ -200,19 +270,22 @@ def render(board: Leaderboard) -> str:
         "or skipped.",
         "Accuracy and completeness are 1-4: judged (mean of the judges' weighted grades) or, "
         "with no judge, 1 + 3 x the weighted pass rate of the deterministic checks.",
+        ranking_text(board),
     ]
     if functional_columns(board):
         lines.append(FUNCTIONAL_NOTE)
     lines += ["", *model_table(board)]
     notes = [f"- {r.model}: {'; '.join(r.notes)}" for r in board.models if r.notes]
     sources = [_sources(board, r) for r in board.models]
-    lines += ["", "Notes:", *notes, *sources, "", "## By category", ""]
+    lines += ["", "Notes:", *notes, *sources, *pairs_section(board), "", "## By category", ""]
     tests = functional_columns(board)
     rows = [
-        [r.model, str(r.category), r.formula, *_cells(r), *(cell(r) for _, cell in tests)]
+        [r.model, str(r.category), r.formula, r.rank or "–", *_cells(r)]
+        + [cell(r) for _, cell in tests]
         for r in board.categories
     ]
-    lines += table(["Model", "Category", "Formula", *COLUMNS, *(n for n, _ in tests)], rows)
+    headers = ["Model", "Category", "Formula", "# in category", *COLUMNS]
+    lines += table([*headers, *(n for n, _ in tests)], rows)
     lines += calibration_section(board)
     lines += ["", "## Code metrics (means over best attempts; n in parentheses)", ""]
     rows = [

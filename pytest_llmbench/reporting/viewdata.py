@@ -27,7 +27,6 @@ from ..schema.leaderboard import Leaderboard, LeaderboardDocument
 from ..schema.results import ItemResult
 from . import charts
 from .help import COLUMNS
-from .leaderboard import ranks
 
 CHUNK = 200
 INDEX = "index.json.gz"  # the summaries of the runs and their comparisons
@@ -163,9 +162,6 @@ def run_data(
             "items": len(items),
         },
         "board": board.model_dump(mode="json"),
-        "ranks": ranks(
-            [r.score for r in board.models]
-        ),  # by model row, equal scores sharing a rank
         "floors": floors,
         "checkers": checkers(items),
         "columns": COLUMNS,

@@ -132,6 +132,23 @@ class Row(Schema):
         "(scored on other items, or without a syntax checker another run had)",
     )
     code: CodeFigures = Field(description="code metrics averaged over the best attempts")
+    rank: str | None = Field(
+        default=None,
+        description="the ranks the model may hold, '1' or a range '1-2' shared with the "
+        "models whose score it does not differ from significantly (see the leaderboard's "
+        "`ranking`): among the model rows over all items, or among a category's rows over "
+        "its items (Holm over that category's pairs); null without a score",
+    )
+    own_family_judges: list[str] = Field(
+        default_factory=list,
+        description="judges of the candidate's own family (provider and model family from "
+        "the names: openai/gpt-4o judging openai/gpt-4o-mini), which may favour its answers",
+    )
+    score_other_judges: float | None = Field(
+        default=None,
+        description="with own-family judges and at least one other: the score from the "
+        "judges of other families alone; null otherwise",
+    )
 
     @model_serializer(mode="wrap")
     def _without_empty_category(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -159,6 +176,63 @@ class Calibration(Schema):
     both_fail: int = Field(description="Fail, and some test failed")
     pass_tests_fail: int = Field(description="Pass while some test failed (over-trust)")
     fail_tests_pass: int = Field(description="Fail while every test passed")
+
+
+class McNemar(Schema):
+    """Paired pass/fail verdicts of a pair of models on the items both have one for."""
+
+    items: int = Field(description="items with a verdict for both models")
+    a_only: int = Field(description="passed by a, failed by b")
+    b_only: int = Field(description="passed by b, failed by a")
+    p: float | None = Field(description="exact two-sided McNemar p-value; null without items")
+    p_holm: float | None = Field(description="`p` Holm-adjusted over every pair of the board")
+
+
+class Pair(Schema):
+    """Two models compared on the items both scored (same scenario and dataset)."""
+
+    a: str = Field(description="the model ranked higher by score")
+    b: str = Field(description="the other model")
+    items: int = Field(description="items scored for both")
+    scenarios: int = Field(description="scenarios of those items: the clusters resampled")
+    a_score: float | None = Field(description="a's mean score over those items")
+    b_score: float | None = Field(description="b's mean score over those items")
+    difference: float | None = Field(description="a_score - b_score")
+    difference_ci: list[float] | None = Field(
+        description="95% percentile bootstrap interval of `difference`, scenarios resampled "
+        "whole (paired: each resample keeps both models' scores of an item together)"
+    )
+    p: float | None = Field(
+        description="two-sided paired permutation p-value of `difference` (each scenario's "
+        "differences keep or flip their sign together)"
+    )
+    p_holm: float | None = Field(description="`p` Holm-adjusted over every pair of the board")
+    significant: bool = Field(description="p_holm below 1 - the ranking's level")
+    detectable: float | None = Field(
+        description="the smallest score difference this many items detect with 80% power at "
+        "the ranking's level, from the observed clustered variance of the differences; null "
+        "when the scenarios are too few for the test to reach the level (5 or fewer at 95%)"
+    )
+    pass_at_1: McNemar = Field(description="attempt 1 passing the pass threshold (judged)")
+    tests_pass_at_1: McNemar = Field(description="attempt 1 passing every hidden test")
+
+
+class Ranking(Schema):
+    """How the pairs were tested and the ranks made."""
+
+    test: str = Field(description="the test deciding whether two models' scores differ")
+    level: float = Field(description="confidence level: a pair differs when p_holm < 1 - level")
+    adjustment: str = Field(description="multiple-comparison adjustment over the pairs")
+    permutations: int = Field(description="random sign patterns when not enumerated exactly")
+    stop_hits: int = Field(
+        description="random patterns stop once this many reach the observed difference "
+        "(sequential p-value: hits / patterns drawn)"
+    )
+    exact_up_to: int = Field(
+        description="every sign pattern is used when at most this many scenarios have a "
+        "nonzero difference"
+    )
+    power: float = Field(description="power of the detectable differences")
 
 
 class Confidence(Schema):
@@ -190,6 +264,13 @@ class Leaderboard(BaseModel):
         default_factory=list,
         description="judges (then the checks) against the hidden tests, on functional "
         "criteria; empty when no step has a test verdict",
+    )
+    ranking: Ranking | None = Field(
+        default=None, description="the test and level behind `pairs` and the rows' `rank`"
+    )
+    pairs: list[Pair] = Field(
+        default_factory=list,
+        description="every pair of models with a score, in the model rows' order",
     )
 
     @model_validator(mode="before")

@@ -42,6 +42,11 @@ def test_three_runs_and_a_merge_are_registered_and_listed(
     trend = capsys.readouterr().out.splitlines()
     assert trend[0] == "| run | time (UTC) | all | explanation | generation |"
     assert len(trend) == 2 + 4
+    # a run id stands for its report dir in compare: the same figures as the folders
+    assert main(["compare", "first", "third"]) == 0
+    by_folder = capsys.readouterr().out
+    assert main(["compare", recorded[0].id, recorded[2].id[:18]]) == 0
+    assert capsys.readouterr().out == by_folder
 
 
 def test_history_errors_are_one_line(

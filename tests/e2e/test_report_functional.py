@@ -133,7 +133,7 @@ def test_a_tampered_item_is_counted_named_and_shown_with_its_evidence(
     result.stdout.fnmatch_lines(
         [
             "*| Tests pass@1 | Tampered |*",
-            "| 1 | llmbench/reference |*| 0.00 (1) | 0% | 1 |*",
+            "| 1-2 | llmbench/reference |*| 0.00 (1) | 0% | 1 |*",
             "llmbench: 2 items tampered with their verdict (functional figure 0; evidence in "
             "results.jsonl and report.html): llmbench/echo: GreetTested[[]Mini[]]; "
             "llmbench/reference: GreetTested[[]Mini[]]",

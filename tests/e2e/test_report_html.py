@@ -159,7 +159,12 @@ def _check_page(browser: Any, report: Path) -> None:
     page = opened.page
     header = page.locator("#leaderboard tbody tr").nth(0).inner_text()
     assert "llmbench/reference" in header and "2/2" in header
-    assert page.locator("#leaderboard tbody tr").nth(0).locator("td.rank").inner_text() == "1"
+    # Two items cannot tell the models apart (the paired test's smallest p is 1/2): both
+    # hold ranks 1-2, and the page says which test and level made them.
+    assert page.locator("#leaderboard tbody tr").nth(0).locator("td.rank").inner_text() == "1-2"
+    assert "Holm" in page.locator("#ranking").inner_text()
+    pair = page.locator("#pairs tbody tr").all_inner_texts()
+    assert len(pair) == 1 and pair[0].startswith("llmbench/reference\tllmbench/echo\t2 (2)")
     # Which syntax checkers the machine had (leaderboard.json's `checkers`), python always.
     available = page.locator("#checkers-available").inner_text()
     assert available.startswith("Syntax checkers on the machine:") and "python yes" in available
@@ -307,7 +312,7 @@ def _check_served_compare(browser: Any, url: str) -> None:
 
 def test_served_view_loads_details_on_demand_and_ranks_ties_equal(tmp_path: Path) -> None:
     """A run of 600 items with a long model name: the first load reads the summary only;
-    the two models with equal scores share rank 1; at 800 px nothing overflows."""
+    the two models with equal scores share the ranks 1-2; at 800 px nothing overflows."""
     long = "vendor/" + "very-long-model-name-" * 5 + "x"
     items = []
     for n in range(300):
@@ -325,7 +330,7 @@ def test_served_view_loads_details_on_demand_and_ranks_ties_equal(tmp_path: Path
     with chromium() as browser, served([tmp_path]) as url:
         opened = Opened(browser, url, local=(url, "data:"))
         page = opened.page
-        assert [r.split("\t")[0] for r in _rows(page, "#leaderboard")] == ["1", "1"]
+        assert [r.split("\t")[0] for r in _rows(page, "#leaderboard")] == ["1-2", "1-2"]
         data = [u for u in opened.requests if "/data/" in u]
         assert data == [url + "data/index.json.gz"]
         page.set_viewport_size({"width": 800, "height": 900})

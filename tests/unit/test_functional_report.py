@@ -226,7 +226,8 @@ def test_rows_count_the_items_tampered_with_and_they_never_pass() -> None:
     }
     text = markdown.render(board)
     assert "| Functional (n) | Tests pass@1 | Tampered | Judge tokens |" in text
-    model_m = next(line for line in text.splitlines() if line.startswith("| 1 | m |"))
+    # m and n share no item: nothing tells them apart, so they share the ranks 1-2.
+    model_m = next(line for line in text.splitlines() if line.startswith("| 1-2 | m |"))
     assert "| 2/2 | 0.50 (2) | 50% | 1 | 8 |" in model_m
     assert "| m | migration | weighted |" in text
     assert "Tampered: items with an attempt that attacked the verdict" in text

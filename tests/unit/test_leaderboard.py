@@ -137,9 +137,9 @@ def test_multimodal_category_uses_its_formula_by_default_and_rows_say_so() -> No
     assert board.formula == "multimodal,weighted"
     assert set(board.formulas) == {"multimodal", "weighted"}
     text = markdown.render(board)
-    assert "| Model | Category | Formula | Score |" in text
-    assert "| m | multimodal | multimodal | 0.900 |" in text
-    assert "| m | analysis | weighted | 0.600 |" in text
+    assert "| Model | Category | Formula | # in category | Score |" in text
+    assert "| m | multimodal | multimodal | 1 | 0.900 |" in text
+    assert "| m | analysis | weighted | 1 | 0.600 |" in text
     # An explicit choice applies to every category.
     chosen = leaderboard.build(items, attempts=3, formula="sum8")
     assert {r.formula for r in chosen.categories} == {"sum8"}
@@ -183,12 +183,13 @@ def test_unscored_and_error_items_are_counted_not_averaged_as_zero() -> None:
     assert row.judge_cost_usd is None
 
 
-def test_markdown_lists_models_in_rank_order() -> None:
+def test_markdown_lists_models_in_score_order() -> None:
     board = leaderboard.build(
         [_item("b", "analysis", 2, 2, 5, 3), _item("a", "analysis", 4, 4, 5, 1)], attempts=3
     )
     text = markdown.render(board)
-    assert text.index("| 1 | a |") < text.index("| 2 | b |")
+    # One item each cannot tell the two apart: they share the rank range.
+    assert text.index("| 1-2 | a |") < text.index("| 1-2 | b |")
     assert "## By category" in text
 
 

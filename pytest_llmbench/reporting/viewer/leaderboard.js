@@ -1,5 +1,6 @@
-// The leaderboard: sortable columns with their meaning as tooltips, equal scores ranked
-// equal, score intervals as whiskers, the checkers each model's answers met, the charts,
+// The leaderboard: sortable columns with their meaning as tooltips, honest rank ranges
+// (models that do not differ significantly share one), score intervals as whiskers, every
+// pair of models compared on the items both scored, the checkers each model's answers met, the charts,
 // the hidden tests' figures (with the items tampered with) and the judges against the
 // tests, when a run had hidden tests.
 import { el, breakable, num, pct, usd, ci, sortHeader, compareValues, scoreColour } from "./util.js";
@@ -102,7 +103,6 @@ function label(run, key) {
 
 function table(run, redraw) {
   const models = run.board.models;
-  const rankOf = new Map(models.map((r, n) => [r, run.ranks[n]]));
   const cells = new Map(models.map((r) => [r, columns(run, r, formulaFloor(run, r.formula))]));
   // With one attempt allowed pass@k is pass@1: shown once.
   const keys = Object.keys(cells.get(models[0]) || {}).filter((k) => shown(run.board, k));
@@ -120,17 +120,18 @@ function table(run, redraw) {
     keys.map((k) => sortHeader(label(run, k), help(run, k), k, state, onSort)));
   const many = keys.some((k) => k.startsWith("functional_"));
   return el("table", { id: "leaderboard", class: many ? "board many" : "board" }, el("thead", {}, head),
-    el("tbody", {}, sorted.map((r) => el("tr", {}, el("td", { class: "rank", text: rankOf.get(r) ?? "–" }), keys.map((k) => cells.get(r)[k][1])))));
+    el("tbody", {}, sorted.map((r) => el("tr", {}, el("td", { class: "rank", text: r.rank ?? "–" }), keys.map((k) => cells.get(r)[k][1])))));
 }
 
 function categories(run) {
   const tests = ["functional_rate", "functional_pass_at_1", "functional_pass_after_feedback", "tampered"].filter((k) => shown(run.board, k));
-  const head = ["Model", "Category", "Formula", "Score", "95% CI", "Accuracy", "Completeness", "pass@1", "Scored"];
+  const head = ["Model", "Category", "Formula", "#", "Score", "95% CI", "Accuracy", "Completeness", "pass@1", "Scored"];
+  const rankHelp = "The ranks the model may hold among the models' rows of this category, from the paired tests over the category's items (Holm over its pairs).";
   return el("table", { id: "categories" },
-    el("thead", {}, el("tr", {}, head.map((h, n) => el("th", { class: n < 3 ? "name" : null, text: h })),
+    el("thead", {}, el("tr", {}, head.map((h, n) => el("th", { class: n < 3 ? "name" : null, title: n === 3 ? rankHelp : null, text: h })),
       tests.map((k) => el("th", { title: help(run, k), "data-key": k, text: run.columns[k].label })))),
     el("tbody", {}, run.board.categories.map((r) => el("tr", {},
-      el("td", { class: "name", text: r.model }), el("td", { class: "name", text: r.category }), el("td", { class: "name", text: r.formula }),
+      el("td", { class: "name", text: r.model }), el("td", { class: "name", text: r.category }), el("td", { class: "name", text: r.formula }), el("td", { class: "rank", text: r.rank ?? "–" }),
       el("td", { style: `background:${scoreColour(r.score, formulaFloor(run, r.formula))}`, title: `do-nothing floor ${num(formulaFloor(run, r.formula))}`, text: num(r.score, 3) }),
       el("td", { text: ci(r.score_ci) }),
       el("td", {}, num(r.accuracy), " ", el("span", { class: "muted small", text: ci(r.accuracy_ci) })),
@@ -156,6 +157,46 @@ function calibration(run) {
         el("td", { class: "name" }, breakable(c.verifier)), el("td", { text: c.n }), el("td", { text: pct(c.agreement) }), el("td", { text: num(c.kappa) }),
         el("td", { class: c.pass_tests_fail ? "fail" : null, text: c.pass_tests_fail }), el("td", { text: c.fail_tests_pass }),
         el("td", { text: c.both_pass }), el("td", { text: c.both_fail })))))));
+}
+
+function pvalue(p) {
+  return typeof p !== "number" ? "–" : p < 0.001 ? "<0.001" : p.toFixed(3);
+}
+
+function mcnemarCell(m) {
+  if (!m.items) return el("td", { class: "muted", text: "–" });
+  return el("td", { title: `over ${m.items} items: passed by A only ${m.a_only}, by B only ${m.b_only}; exact McNemar p ${pvalue(m.p)}, Holm ${pvalue(m.p_holm)}` },
+    `${m.a_only}/${m.b_only}`, " ", el("span", { class: "muted small", text: `p ${pvalue(m.p_holm)}` }));
+}
+
+function signed(x) {
+  return typeof x === "number" ? `${x >= 0 ? "+" : ""}${x.toFixed(3)}` : "–";
+}
+
+// Every pair of models on the items both scored (leaderboard.json's `pairs`).
+function pairs(run) {
+  const rows = run.board.pairs || [];
+  if (!rows.length) return null;
+  const head = [["A", "the model ranked higher by score"], ["B", null], ["Items (scenarios)", "items both models scored, and their scenarios (resampled whole)"],
+    ["Difference", "mean score of A - B over those items"], ["95% CI", "bootstrap interval of the difference, whole scenarios resampled, both scores of an item together"],
+    ["p", "paired permutation test of the difference (signs flipped per scenario)"], ["p Holm", "p adjusted over all pairs (Holm); * the models differ"],
+    ["Detectable", "the smallest difference these items find with 80% power"],
+    ["pass@1 A/B only", "attempt 1 reaching the pass threshold: items passed by A only / by B only, exact McNemar p (Holm)"],
+    ["Tests pass@1 A/B only", "attempt 1 passing every hidden test: items passed by A only / by B only, exact McNemar p (Holm)"]];
+  return el("div", {}, el("h2", { text: "Pairwise comparisons" }),
+    el("div", { class: "wide" }, el("table", { id: "pairs" },
+      el("thead", {}, el("tr", {}, head.map(([h, t], n) => el("th", { class: n < 2 ? "name" : null, title: t, text: h })))),
+      el("tbody", {}, rows.map((p) => el("tr", { class: p.significant ? "differ" : null },
+        el("td", { class: "name" }, breakable(p.a)), el("td", { class: "name" }, breakable(p.b)), el("td", { text: `${p.items} (${p.scenarios})` }),
+        el("td", { text: signed(p.difference) }), el("td", { text: p.difference_ci ? `${signed(p.difference_ci[0])} to ${signed(p.difference_ci[1])}` : "–" }),
+        el("td", { text: pvalue(p.p) }), el("td", { text: pvalue(p.p_holm) + (p.significant ? " *" : "") }), el("td", { text: num(p.detectable, 3) }),
+        mcnemarCell(p.pass_at_1), mcnemarCell(p.tests_pass_at_1)))))));
+}
+
+function rankingText(b) {
+  const r = b.ranking;
+  if (!r) return "Ranks by score.";
+  return `#: the ranks a model may hold. Two models differ when the ${r.test} gives a p-value below ${(1 - r.level).toFixed(2)} after ${r.adjustment}; models that do not differ share a rank range ("1-2").`;
 }
 
 // The SVG text comes from the report's Python side (charts.py), which escapes every label.
@@ -194,11 +235,12 @@ export function leaderboardView(body, index) {
     Object.entries(b.formulas).map(([name, text], n) => [n ? "; " : "", el("code", { text: `${name} = ${text}` })]),
     ` (A = ${b.attempts}, MaxRate = ${num(b.max_rate, 1)} tok/s). Do-nothing floor: ${floorsText(run)}. `,
     `Intervals are ${Math.round(b.confidence.level * 100)}% percentile bootstrap intervals over items (${b.confidence.resamples} resamples, seed ${b.confidence.seed}). `,
-    `An attempt passes (pass@k) when its quality (Acc + Compl)/8 reaches the pass threshold ${b.pass_threshold}. Hover a column's name for what it measures.`);
+    `An attempt passes (pass@k) when its quality (Acc + Compl)/8 reaches the pass threshold ${b.pass_threshold}. `,
+    el("span", { id: "ranking", text: rankingText(b) }), " Hover a column's name for what it measures.");
   const holder = el("div", { class: "wide" });
   const redraw = () => holder.replaceChildren(table(run, redraw));
   redraw();
   const notes = b.models.filter((r) => r.notes && r.notes.length).map((r) => el("p", { class: "muted small", text: `${r.model}: ${r.notes.join("; ")}` }));
-  body.append(el("h2", { text: "Leaderboard" }), intro, availableCheckers(run), holder, el("div", { class: "notes" }, notes),
+  body.append(el("h2", { text: "Leaderboard" }), intro, availableCheckers(run), holder, el("div", { class: "notes" }, notes), pairs(run),
     el("h2", { text: "Charts" }), charts(run), el("h2", { text: "By category" }), el("div", { class: "wide" }, categories(run)), calibration(run));
 }
