@@ -204,9 +204,10 @@ class Settings:
         "tokens; repeat or comma-separate")  # fmt: skip
     structured_outputs: dict[str, str] = option(
         "structured_output", structured_output, [], many=True, convert=dict, shown="`auto`",
-        help="how judges are asked for their report: `schema` (response_format with a JSON "
-        "schema), `text` (read leniently) or `auto` (schema when litellm knows the model "
-        "supports it); `MODE` or `MODEL=MODE`, repeat or comma-separate")  # fmt: skip
+        help="how judges are asked for their report: `schema` (a JSON schema as response_format, "
+        "falling back to json_object + schema, then text, when the server refuses it), `text` "
+        "(read leniently) or `auto` (schema when litellm knows the model supports it or the "
+        "model is at --llm-api-base); `MODE` or `MODEL=MODE`, repeat or comma-separate")  # fmt: skip
     functional: bool = option(
         "functional", boolean, True,
         help="run the scenario's hidden acceptance tests on each answer (the `functional:` "

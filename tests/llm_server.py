@@ -317,15 +317,15 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
 
         def _answer(self, body: dict[str, Any]) -> None:
             status = server.status_for(body)
-            rejection = context_rejection(server.policy.real, body)
-            if rejection is not None:
-                status = 400
+            rejected = rejection(server.policy.real, body)
+            if rejected is not None:
+                status = rejected[0]
             if status != 200:
                 message = f"scripted failure {status}"
                 if server.policy.echo_authorization:
                     message += f" (request had Authorization: {self.headers.get('Authorization')})"
                 error = json.dumps(
-                    rejection or {"error": {"message": message, "type": "test"}}
+                    rejected[1] if rejected else {"error": {"message": message, "type": "test"}}
                 ).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -389,6 +389,10 @@ class RealModes:
     context_window: int | None = None
     # llama.cpp's server timings: each reply says it took this many ms to generate
     predicted_ms: float | None = None
+    # llama-cpp-python 0.3.x's server: response_format `text` or `json_object` (whose
+    # optional `schema` key constrains the reply); `json_schema` is answered with HTTP 500
+    # and pydantic's validation error. Its evaluator writes JSON only when constrained.
+    llama_cpp_python: bool = False
 
 
 def with_timings(modes: RealModes, response: dict[str, Any]) -> dict[str, Any]:
@@ -413,6 +417,26 @@ def cut_at_max_tokens(text: str, body: dict[str, Any]) -> tuple[str, bool]:
     return " ".join(words[: int(limit)]), True
 
 
+def rejection(modes: RealModes, body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+    """(HTTP status, error body) when a real-model mode refuses the request, else None."""
+    kind = (body.get("response_format") or {}).get("type")
+    if modes.llama_cpp_python and kind not in (None, "text", "json_object"):
+        return 500, {"error": {"message": pydantic_format_error(kind), "type": "server_error"}}
+    refused = context_rejection(modes, body)
+    return (400, refused) if refused is not None else None
+
+
+def pydantic_format_error(kind: str) -> str:
+    """The message llama-cpp-python's server sends for a response_format it has no model for."""
+    return (
+        "1 validation error for CreateChatCompletionRequest\n"
+        "response_format.type\n"
+        f"  Input should be 'text' or 'json_object' [type=literal_error, input_value={kind!r}, "
+        "input_type=str]\n"
+        "    For further information visit https://errors.pydantic.dev/2.11/v/literal_error"
+    )
+
+
 def context_rejection(modes: RealModes, body: dict[str, Any]) -> dict[str, Any] | None:
     """The 400 body a server with a small context window sends for an oversize prompt."""
     if modes.context_window is None:
@@ -434,6 +458,12 @@ def _wants_schema(body: dict[str, Any]) -> bool:
     return (body.get("response_format") or {}).get("type") == "json_schema"
 
 
+def _constrained(body: dict[str, Any]) -> bool:
+    """A llama-cpp-python request whose reply a JSON schema constrains (json_object + schema)."""
+    form = body.get("response_format") or {}
+    return form.get("type") == "json_object" and isinstance(form.get("schema"), dict)
+
+
 def play_real_mode(
     server: FakeLLMServer, role: str, body: dict[str, Any]
 ) -> tuple[str, dict[str, Any] | None] | None:
@@ -443,6 +473,8 @@ def play_real_mode(
         return " ".join(["hmm,"] * modes.ramble_words), None
     if role == "evaluator" and modes.json_schema_only and not _wants_schema(body):
         return "Sure! The answer looks fine to me overall, I would say it passes.", None
+    if role == "evaluator" and modes.llama_cpp_python and not _constrained(body):
+        return "Looks good to me: every step passes, I think.", None
     if role == "grader" and modes.grader_words_first:
         words = [("The", -2.17), ("You", -2.70), ("Your", -2.83), ("1", -3.20), ("A", -3.26)]
         top = [{"token": t, "logprob": lp, "bytes": list(t.encode())} for t, lp in words]

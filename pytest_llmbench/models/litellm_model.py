@@ -8,7 +8,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import re
 import time
 from dataclasses import replace
 from functools import cache
@@ -16,7 +15,10 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import ConfigError, ContextWindowError, ModelError
+from ..schema.vocabulary import StructuredForm
 from .base import Model, ModelReply, ModelRequest, ToolCall
+from .provider_errors import model_error
+from .structured import FormChain, response_format
 
 # Modules litellm 1.106 imports during its first call (1.5-2 s of CPU): imported with
 # litellm instead, so that time is never counted in the first calls' latency. The last
@@ -48,98 +50,6 @@ def litellm_module() -> ModuleType:
         except ImportError:  # another litellm version: its first call pays instead
             pass
     return litellm
-
-
-# The kind of a provider failure, named once: litellm's class, else the HTTP status.
-_KINDS = {
-    "ContextWindowExceededError": "context window",
-    "AuthenticationError": "authentication",
-    "PermissionDeniedError": "authentication",
-    "RateLimitError": "rate limit",
-    "BadRequestError": "bad request",
-    "UnprocessableEntityError": "bad request",
-    "NotFoundError": "not found",
-    "Timeout": "timeout",
-    "TimeoutError": "timeout",
-    "ConnectionError": "connection",
-    "APIConnectionError": "connection",
-    "InternalServerError": "server",
-    "ServiceUnavailableError": "server",
-}
-_STATUS_KINDS = {400: "bad request", 401: "authentication", 403: "authentication", 404: "not found"}
-# litellm stacks the class names of every layer before the provider's message:
-# "litellm.ContextWindowExceededError: litellm.BadRequestError: ... OpenAIException - ..."
-_PREFIXES = re.compile(r"^(?:\s*(?:litellm\.)?\w*(?:Error|Exception)\b\s*[:-]\s*)+")
-
-
-def _kind(exc: BaseException, status: int | None) -> str:
-    kind = _KINDS.get(type(exc).__name__)
-    if kind is None and status is not None:
-        kind = _STATUS_KINDS.get(status) or ("rate limit" if status == 429 else None)
-        kind = kind or ("server" if status >= 500 else None)
-    return kind or type(exc).__name__
-
-
-def _provider_message(exc: BaseException) -> str:
-    """The provider's own message: the first line, without litellm's stacked prefixes."""
-    lines = [line for line in str(exc).strip().splitlines() if line.strip()]
-    text = _PREFIXES.sub("", lines[0]) if lines else ""
-    return text.strip()[:400] or "no message"
-
-
-# litellm exception classes worth retrying even when they carry no HTTP status.
-_TRANSIENT = {"Timeout", "APIConnectionError", "ServiceUnavailableError", "InternalServerError"}
-# Failures another try cannot mend, whatever status they carry: a missing or wrong key, a
-# request the provider refuses. (litellm reports a missing OpenAI key as a 500
-# InternalServerError "Missing credentials", so the text is checked too.)
-_PERMANENT = {
-    "AuthenticationError",
-    "PermissionDeniedError",
-    "BadRequestError",
-    "NotFoundError",
-    "UnprocessableEntityError",
-    "ContextWindowExceededError",
-    "ContentPolicyViolationError",
-    "UnsupportedParamsError",
-}
-_PERMANENT_TEXT = ("missing credentials", "api key", "api_key")
-
-
-def _permanent(exc: BaseException, status: int | None) -> bool:
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    if names & _PERMANENT:
-        return True
-    # A rate limit's text may name the key too ("... for this API key"): still a 429.
-    text = str(exc).lower()
-    return status not in (408, 429) and any(marker in text for marker in _PERMANENT_TEXT)
-
-
-def _retry_after(exc: BaseException) -> float | None:
-    headers = getattr(exc, "litellm_response_headers", None)
-    if headers is None:
-        headers = getattr(getattr(exc, "response", None), "headers", None)
-    value = headers.get("retry-after") if headers is not None else None
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:  # an HTTP date: rare enough to treat as "no hint"
-        return None
-
-
-def model_error(name: str, role: str, exc: BaseException) -> ModelError:
-    """A provider failure as a ModelError that says whether another try may succeed."""
-    status = getattr(exc, "status_code", None)
-    status = status if isinstance(status, int) else None
-    transient = type(exc).__name__ in _TRANSIENT or isinstance(exc, TimeoutError | ConnectionError)
-    retryable = not _permanent(exc, status) and (
-        transient or status in (408, 409, 429) or (status is not None and status >= 500)
-    )
-    kind = ContextWindowError if type(exc).__name__ == "ContextWindowExceededError" else ModelError
-    return kind(
-        f"{name} ({role}): {_kind(exc, status)}: {_provider_message(exc)}",
-        retryable=retryable,
-        status=status,
-        retry_after=_retry_after(exc),
-    )
 
 
 def _first_token_logprobs(choice: Any) -> list[tuple[str, float]] | None:
@@ -282,6 +192,8 @@ class LiteLLMModel(Model):
         # --llm-context-window for this model, else litellm's table (looked up on first use)
         self._window = context_window
         self._window_known = context_window is not None
+        # The form this model takes a response_schema in, learnt on the run's first calls.
+        self.forms = FormChain()
 
     @property
     def context_window(self) -> int | None:
@@ -321,9 +233,11 @@ class LiteLLMModel(Model):
             )
 
     def takes_response_schema(self) -> bool:
-        return supports_response_schema(self.name)
+        """litellm knows the model takes a schema; or a local server (api_base), which
+        litellm cannot know: its form is found by the fallback chain (models/structured.py)."""
+        return self.api_base is not None or supports_response_schema(self.name)
 
-    def _kwargs(self, request: ModelRequest) -> dict[str, Any]:
+    def _kwargs(self, request: ModelRequest, form: StructuredForm | None) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "model": self.name,
             "messages": list(request.messages),
@@ -344,11 +258,10 @@ class LiteLLMModel(Model):
         if request.top_logprobs:
             kwargs["logprobs"] = True
             kwargs["top_logprobs"] = request.top_logprobs
-        if request.response_schema:
-            kwargs["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "report", "schema": request.response_schema},
-            }
+        if request.response_schema and form is not None:
+            sent = response_format(form, request.response_schema)
+            if sent is not None:
+                kwargs["response_format"] = sent
         if request.tools:
             kwargs["tools"] = list(request.tools)
             # litellm 1.106 routes any request with tools through its MCP gateway check,
@@ -358,11 +271,17 @@ class LiteLLMModel(Model):
         return kwargs
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        litellm = litellm_module()
         self.check_fits(request)
+        if not request.response_schema:
+            return await self._send(request, None)
+        return await self.forms.call(lambda form: self._send(request, form))
+
+    async def _send(self, request: ModelRequest, form: StructuredForm | None) -> ModelReply:
+        """One call, with the response schema (if any) in `form`."""
+        litellm = litellm_module()
         start = time.perf_counter()
         try:
-            response = await litellm.acompletion(**self._kwargs(request))
+            response = await litellm.acompletion(**self._kwargs(request, form))
         except Exception as exc:  # litellm maps provider errors onto many exception types
             raise model_error(self.name, request.role, exc) from exc
         latency = time.perf_counter() - start
@@ -394,4 +313,5 @@ class LiteLLMModel(Model):
             generation_s=_generation_seconds(response),
             tool_calls=_tool_calls(choice.message),
             degraded=images_dropped(self.name, request, reported),
+            structured=form,
         )

@@ -21,6 +21,7 @@ from .vocabulary import (
     Outcome,
     ReportForm,
     Role,
+    StructuredForm,
     ToolOutcome,
 )
 
@@ -174,10 +175,12 @@ class JudgeReport(Schema):
     text: str
     form: ReportForm | None = None
     error: str | None = Field(default=None, description="why the report could not be used")
-    output: Literal["schema", "text"] = Field(
+    output: StructuredForm = Field(
         default="text",
-        description="how the report was asked for: under a JSON schema (structured output) "
-        "or as text read leniently",
+        description="how the report was asked for: `schema` (response_format json_schema), "
+        "`json_object` (response_format json_object carrying the schema, for servers that "
+        "take no json_schema), or `text` (read leniently; also a judge whose server took "
+        "neither structured form)",
     )
     input_cut: int = Field(
         default=0,

@@ -270,16 +270,41 @@ def test_a_judge_that_answers_only_under_a_json_schema(
     pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
 ) -> None:
     llm_server.policy.real.json_schema_only = True
-    # litellm does not know the local model: auto asks as text, and the report is prose.
-    pytester.runpytest(*_args(llm_server, "-k", "Explain")).assert_outcomes(failed=1)
+    # Asked as text, the report is prose.
+    as_text = "--llm-structured-output=openai/judge=text"
+    pytester.runpytest(*_args(llm_server, as_text, "-k", "Explain")).assert_outcomes(failed=1)
     (item,) = read_results(project)
     assert item["attempts"][0]["reports"][0]["output"] == "text"
     assert "response_format" not in _requests(llm_server, "evaluator")[0]
-    forced = "--llm-structured-output=openai/judge=schema"
-    pytester.runpytest(*_args(llm_server, forced, "-k", "Explain")).assert_outcomes(passed=1)
+    # auto: litellm does not know the local model, so the chain finds its form; the first
+    # form, json_schema, is taken.
+    pytester.runpytest(*_args(llm_server, "-k", "Explain")).assert_outcomes(passed=1)
     (item,) = read_results(project)
     (report,) = item["attempts"][0]["reports"]
     assert report["output"] == "schema" and report["form"] == "json" and report["error"] is None
     sent = _requests(llm_server, "evaluator")[-1]["response_format"]
     assert sent["type"] == "json_schema"
     assert sent["json_schema"]["schema"]["required"] == ["steps"]
+
+
+@pytest.mark.parametrize("mode", ["schema", "auto"])
+def test_a_llama_cpp_python_server_is_asked_in_the_form_it_takes(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer, mode: str
+) -> None:
+    # It answers json_schema with a 500 whose body says the request is invalid: not
+    # retried, and both items' judges then ask with json_object + schema.
+    llm_server.policy.real.llama_cpp_python = True
+    args = _args(llm_server, f"--llm-structured-output={mode}", "--llm-cache=off")
+    pytester.runpytest(*args)
+    items = read_results(project)
+    assert [i["status"] for i in items] == ["scored", "scored"]
+    reports = [r for i in items for r in i["attempts"][0]["reports"]]
+    assert [(r["output"], r["form"], r["error"]) for r in reports] == [
+        ("json_object", "json", None)
+    ] * 2
+    sent = [r.get("response_format") for r in _requests(llm_server, "evaluator")]
+    assert [f["type"] for f in sent] == ["json_object", "json_object"]
+    assert all(f["schema"]["required"] == ["steps"] for f in sent)
+    # One refused call in the run, never retried: the server saw one more evaluator call
+    # than it answered.
+    assert llm_server.calls["evaluator"] == len(sent) + 1
