@@ -20,6 +20,9 @@ Policies (all replaceable per test):
   echo_authorization                 failures (status != 200) echo the request's
                                      Authorization header in their error body, as some
                                      providers do
+  stream                             how a request with `stream: true` is paced
+                                     (tests/llm_stream.py: first-token delay, tokens/s);
+                                     it is answered with server-sent events either way
 
 Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
 `peak_in_flight` per model name (the most requests of that model open at once),
@@ -46,6 +49,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from pytest_llmbench.judging.prompts import EVALUATOR_SYSTEM
+from tests.llm_stream import StreamPacing, events, schedule, wait_until
 
 _STEP_LINE = re.compile(r"^- ([AC]\d+) \((accuracy|completeness)\): (.*)$", re.M)
 
@@ -116,6 +120,7 @@ class ServerPolicy:
     # When true for the n-th reply of a role, it is a 200 whose `choices` is empty.
     empty_choices: Callable[[str, int], bool] = lambda role, n: False
     echo_authorization: bool = False
+    stream: StreamPacing = field(default_factory=StreamPacing)
 
 
 @dataclass
@@ -341,26 +346,55 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             reply = server.reply(body)
             if server.policy.empty_choices(role, number):
                 reply["choices"] = []
+            if body.get("stream"):
+                self._stream(reply, body, pause)
+                return
             payload = json.dumps(reply).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            if not pause:
-                try:
-                    self.wfile.write(payload)
-                except OSError:  # the client went away (a stopped run): nobody reads it
-                    self.close_connection = True
-                return
-            try:  # one byte at a time: the client keeps receiving, so no read timeout fires
-                for offset in range(len(payload)):
-                    self.wfile.write(payload[offset : offset + 1])
+            try:
+                self._send(payload, pause)
+            except OSError:
+                pass  # the client gave up: _send noted it
+
+        def _send(self, data: bytes, pause: float) -> None:
+            """`data` at once, or one byte at a time `pause` s apart (the client keeps
+            receiving, so no read timeout fires)."""
+            try:
+                if not pause:
+                    self.wfile.write(data)
+                    return
+                for offset in range(len(data)):
+                    self.wfile.write(data[offset : offset + 1])
                     self.wfile.flush()
                     time.sleep(pause)
-            except OSError:  # the client gave up
+            except OSError:  # the client went away (its timeout, or a stopped run)
                 self.close_connection = True
-                with server._lock:
-                    server.abandoned += 1
+                if pause:
+                    with server._lock:
+                        server.abandoned += 1
+                raise
+
+        def _stream(self, reply: dict[str, Any], body: dict[str, Any], pause: float) -> None:
+            """The reply as server-sent events, chunked, paced by policy.stream (and
+            trickled byte by byte when `pause`)."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            start, token = time.monotonic(), 0
+            try:
+                for carries_token, event in events(reply, body):
+                    if carries_token:
+                        wait_until(schedule(server.policy.stream, start, token))
+                        token += 1
+                    self._send(f"{len(event):x}\r\n".encode() + event + b"\r\n", pause)
+                    self.wfile.flush()
+                self._send(b"0\r\n\r\n", pause)
+            except OSError:
+                pass  # the client gave up: _send noted it
 
     return Handler
 
@@ -393,6 +427,8 @@ class RealModes:
     # optional `schema` key constrains the reply); `json_schema` is answered with HTTP 500
     # and pydantic's validation error. Its evaluator writes JSON only when constrained.
     llama_cpp_python: bool = False
+    # a server that does not stream: a request with `stream: true` gets a 400 saying so
+    no_streaming: bool = False
 
 
 def with_timings(modes: RealModes, response: dict[str, Any]) -> dict[str, Any]:
@@ -422,6 +458,9 @@ def rejection(modes: RealModes, body: dict[str, Any]) -> tuple[int, dict[str, An
     kind = (body.get("response_format") or {}).get("type")
     if modes.llama_cpp_python and kind not in (None, "text", "json_object"):
         return 500, {"error": {"message": pydantic_format_error(kind), "type": "server_error"}}
+    if modes.no_streaming and body.get("stream"):
+        message = "stream: streaming is not supported for this model"
+        return 400, {"error": {"message": message, "type": "invalid_request_error"}}
     refused = context_rejection(modes, body)
     return (400, refused) if refused is not None else None
 

@@ -85,6 +85,8 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         truncated_chars=reply.truncated_chars,
         finish_reason=reply.finish_reason,
         generation_s=reply.generation_s,
+        first_token_s=reply.first_token_s,
+        last_token_s=reply.last_token_s,
     )
 
 

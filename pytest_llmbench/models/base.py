@@ -73,6 +73,11 @@ class ModelReply:
     # Seconds the server spent generating the reply, when it says (llama.cpp's
     # timings.predicted_ms); the call's latency also holds queueing and prompt reading.
     generation_s: float | None = None
+    # A streamed reply (models/streaming.py): seconds from sending the request to its
+    # first and to its last generated token. Between them only generation happens, so the
+    # rate over those tokens leaves queueing and prompt reading out.
+    first_token_s: float | None = None
+    last_token_s: float | None = None
     # Reasoning the model published apart from its answer (recorded, never scored).
     thoughts: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()

@@ -17,7 +17,8 @@ from typing import Any
 from ..errors import ConfigError, ContextWindowError, ModelError
 from ..schema.vocabulary import StructuredForm
 from .base import Model, ModelReply, ModelRequest, ToolCall
-from .provider_errors import model_error
+from .provider_errors import model_error, provider_message
+from .streaming import TokenTimes, read_stream, refuses_streaming
 from .structured import FormChain, response_format
 
 # Modules litellm 1.106 imports during its first call (1.5-2 s of CPU): imported with
@@ -174,9 +175,8 @@ def images_dropped(name: str, request: ModelRequest, reported: int | None) -> st
     )
 
 
-def _generation_seconds(response: Any) -> float | None:
+def _generation_seconds(timings: Any) -> float | None:
     """The server's own generation time: llama.cpp's `timings.predicted_ms`."""
-    timings = getattr(response, "timings", None)
     ms = timings.get("predicted_ms") if isinstance(timings, dict) else None
     return ms / 1000 if isinstance(ms, int | float) and ms > 0 else None
 
@@ -194,6 +194,7 @@ class LiteLLMModel(Model):
         self._window_known = context_window is not None
         # The form this model takes a response_schema in, learnt on the run's first calls.
         self.forms = FormChain()
+        self._streaming = True  # until the provider refuses a streamed call
 
     @property
     def context_window(self) -> int | None:
@@ -270,6 +271,11 @@ class LiteLLMModel(Model):
             kwargs["_skip_mcp_handler"] = True
         return kwargs
 
+    def streams(self, request: ModelRequest) -> bool:
+        """Candidate calls stream (their first and last tokens are timed), unless this
+        model's provider refused to."""
+        return request.role == "candidate" and self._streaming
+
     async def complete(self, request: ModelRequest) -> ModelReply:
         self.check_fits(request)
         if not request.response_schema:
@@ -277,14 +283,42 @@ class LiteLLMModel(Model):
         return await self.forms.call(lambda form: self._send(request, form))
 
     async def _send(self, request: ModelRequest, form: StructuredForm | None) -> ModelReply:
-        """One call, with the response schema (if any) in `form`."""
-        litellm = litellm_module()
+        """One call, with the response schema (if any) in `form`; streamed when it can be."""
+        kwargs = self._kwargs(request, form)
+        stream = self.streams(request)
+        if stream:
+            kwargs.update(stream=True, stream_options={"include_usage": True})
         start = time.perf_counter()
         try:
-            response = await litellm.acompletion(**self._kwargs(request, form))
+            response, times = await self._response(kwargs, start)
         except Exception as exc:  # litellm maps provider errors onto many exception types
-            raise model_error(self.name, request.role, exc) from exc
-        latency = time.perf_counter() - start
+            error = model_error(self.name, request.role, exc)
+            if not (stream and not error.retryable and refuses_streaming(provider_message(exc))):
+                raise error from exc
+            self._streaming = False  # the provider does not stream: ask as a whole from now on
+            return await self._send(request, form)
+        return self._reply(request, form, response, time.perf_counter() - start, times)
+
+    async def _response(self, kwargs: dict[str, Any], start: float) -> tuple[Any, TokenTimes]:
+        """The provider's response, a streamed one put back together, and its token times."""
+        litellm = litellm_module()
+        response = await litellm.acompletion(**kwargs)
+        if not kwargs.get("stream"):
+            return response, TokenTimes()
+        chunks, times = await read_stream(response, time.perf_counter, start)
+        whole = (
+            litellm.stream_chunk_builder(chunks, messages=kwargs["messages"]) if chunks else None
+        )
+        return whole, times
+
+    def _reply(
+        self,
+        request: ModelRequest,
+        form: StructuredForm | None,
+        response: Any,
+        latency: float,
+        times: TokenTimes,
+    ) -> ModelReply:
         if not getattr(response, "choices", None):
             # A 200 with `choices: []`: a provider hiccup, retried like a 5xx.
             raise ModelError(
@@ -297,21 +331,32 @@ class LiteLLMModel(Model):
             raise ModelError(f"{self.name} ({request.role}): reply has no message ({exc})") from exc
         usage = getattr(response, "usage", None)
         reported = getattr(usage, "prompt_tokens", None)
-        # litellm prices every reply as it logs it; None when the model has no known price.
-        hidden = getattr(response, "_hidden_params", None) or {}
-        cost = hidden.get("response_cost")
-        cost = float(cost) if isinstance(cost, int | float) else None
         return ModelReply(
             model=self.name,
             text=text,
             latency_s=latency,
             prompt_tokens=reported,
             completion_tokens=getattr(usage, "completion_tokens", None),
-            cost_usd=cost,
+            cost_usd=_cost(response),
             first_token_logprobs=_first_token_logprobs(choice),
             finish_reason=getattr(choice, "finish_reason", None),
-            generation_s=_generation_seconds(response),
+            generation_s=_generation_seconds(getattr(response, "timings", None) or times.timings),
+            first_token_s=times.first,
+            last_token_s=times.last,
             tool_calls=_tool_calls(choice.message),
             degraded=images_dropped(self.name, request, reported),
             structured=form,
         )
+
+
+def _cost(response: Any) -> float | None:
+    """The reply's price as litellm knows it; None when the model has no known price.
+    litellm prices a reply as it logs it; a streamed reply put back together is priced here."""
+    hidden = getattr(response, "_hidden_params", None) or {}
+    cost = hidden.get("response_cost")
+    if cost is None:
+        try:
+            cost = litellm_module().completion_cost(completion_response=response)
+        except Exception:  # a model litellm has no price for
+            return None
+    return float(cost) if isinstance(cost, int | float) else None

@@ -31,6 +31,9 @@ ReportForm = Literal["json", "markdown"]
 StructuredForm = Literal["schema", "json_object", "text"]
 STRUCTURED_FORMS: tuple[StructuredForm, ...] = get_args(StructuredForm)
 
+# What a generation rate divides by (judging/scoring.py generation_rate).
+RateBasis = Literal["generation", "stream", "call"]
+
 # A syntax or structure check of one file.
 CheckStatus = Literal["pass", "fail", "not checked"]
 

@@ -3,11 +3,15 @@ models misbehave, and each test shows what pytest-llmbench does about it."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.models.base import ModelRequest
+from pytest_llmbench.models.litellm_model import LiteLLMModel
 from tests.conftest import REPO, read_results
 from tests.conftest import judged_args as _args
 from tests.dialog_project import script_player, write_dialog_project
@@ -237,6 +241,45 @@ def test_generation_rate_uses_server_timings_when_given_and_says_which(
     assert attempt["generation_rate_basis"] == "generation" and call["generation_s"] == 0.5
     assert attempt["generation_rate"] == pytest.approx(call["completion_tokens"] / 0.5)
     assert call["finish_reason"] == "stop"
+
+
+def test_a_streamed_reply_is_timed_from_its_first_token_at_the_servers_rate(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    # The server streams 80 tokens at 25 tokens/s after a 2 s first-token delay (its own
+    # schedule): the rate over the whole call would be about 80 / 5.2 s.
+    rate = 25.0
+    llm_server.policy.stream.first_token_s = 2.0
+    llm_server.policy.stream.token_rate = rate
+    llm_server.policy.candidate = lambda body: " ".join(f"word{i}" for i in range(80))
+    args = ["--llm-model=openai/cand", f"--llm-api-base={llm_server.base_url}"]
+    pytester.runpytest(*args, "--llm-attempts=1", "--llm-cache=off", "-k", "Explain")
+    (candidate,) = _requests(llm_server, "candidate")
+    assert candidate["stream"] is True and candidate["stream_options"] == {"include_usage": True}
+    (item,) = read_results(project)
+    (attempt,) = item["attempts"]
+    (call,) = attempt["calls"]
+    assert call["completion_tokens"] == 80 and call["response"].startswith("word0 word1 ")
+    assert attempt["generation_rate_basis"] == "stream"
+    assert attempt["generation_rate"] == pytest.approx(rate, rel=0.10)
+    # The delay is the server's: the first token cannot come sooner.
+    assert call["first_token_s"] >= 2.0 and attempt["first_token_s"] == call["first_token_s"]
+    board = json.loads((project / "reports" / "leaderboard.json").read_text())
+    (row,) = board["leaderboard"]["models"]
+    assert row["generation_rate"] == pytest.approx(attempt["generation_rate"])
+
+
+def test_a_provider_that_does_not_stream_is_asked_for_whole_replies(
+    llm_server: FakeLLMServer,
+) -> None:
+    llm_server.policy.real.no_streaming = True
+    model = LiteLLMModel("openai/whole", llm_server.base_url)
+    request = ModelRequest(messages=({"role": "user", "content": "hi"},), role="candidate")
+    first, second = asyncio.run(model.complete(request)), asyncio.run(model.complete(request))
+    assert first.text == second.text != "" and first.first_token_s is None
+    # One refused streamed call, then whole replies only.
+    assert llm_server.calls["candidate"] == 3 and len(llm_server.requests) == 2
+    assert all("stream" not in r for r in llm_server.requests)
 
 
 def test_provider_errors_are_one_line_with_their_kind_once(

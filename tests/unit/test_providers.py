@@ -1,5 +1,6 @@
 """Real providers as they are (issue 28): a provider's explanation kept, a request the
-server calls invalid not retried, and the structured form a server takes learnt once."""
+server calls invalid not retried, the structured form a server takes learnt once, and a
+streamed reply's generation timed apart from its first token (with a fake clock)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import asyncio
 import pytest
 
 from pytest_llmbench.errors import ContextWindowError, ModelError
+from pytest_llmbench.judging.scoring import MIN_STREAM_SPAN_S, first_token_time, generation_rate
 from pytest_llmbench.models.provider_errors import model_error
+from pytest_llmbench.models.streaming import TokenTimes, read_stream, refuses_streaming
 from pytest_llmbench.models.structured import FormChain, refuses_form, response_format
+from pytest_llmbench.schema.results import CallRecord
 from pytest_llmbench.schema.vocabulary import StructuredForm
 from tests.llm_server import pydantic_format_error
 
@@ -133,3 +137,96 @@ def test_text_is_the_last_form_its_refusal_is_the_callers_error() -> None:
     with pytest.raises(ModelError, match="response_format text"):
         asyncio.run(chain.call(send))
     assert chain.form == "text" and not chain.settled
+
+
+# -- streaming timing (point 4) ----------------------------------------------------------
+
+
+class _Delta:
+    def __init__(self, content: str | None) -> None:
+        self.content = content
+
+
+class _Choice:
+    def __init__(self, content: str | None) -> None:
+        self.delta = _Delta(content)
+
+
+class _Chunk:
+    def __init__(self, content: str | None, timings: dict[str, float] | None = None) -> None:
+        self.choices = [_Choice(content)] if content is not None else []
+        if timings is not None:
+            self.timings = timings
+
+
+class _FakeClock:
+    """The time each chunk arrives: read when the stream hands it over."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _paced(clock: _FakeClock, first: float, rate: float, tokens: int):  # type: ignore[no-untyped-def]
+    clock.now = 0.3
+    yield _Chunk("")  # the role chunk: no token
+    for k in range(tokens):
+        clock.now = first + k / rate
+        yield _Chunk(f" w{k}")
+    clock.now += 0.4  # the usage chunk comes after a pause: not a token
+    yield _Chunk(None, timings={"predicted_ms": 1.0})
+
+
+def test_a_stream_times_its_first_and_last_token_and_not_the_chunks_around_them() -> None:
+    clock = _FakeClock()
+
+    async def run() -> tuple[list[object], TokenTimes]:
+        return await read_stream(_paced(clock, 2.0, 25.0, 80), clock, 0.0)
+
+    chunks, times = asyncio.run(run())
+    assert len(chunks) == 82
+    assert times.first == 2.0 and times.last == pytest.approx(2.0 + 79 / 25)
+    assert times.timings == {"predicted_ms": 1.0}
+
+
+def _call(tokens: int, latency: float, first: float | None, last: float | None) -> CallRecord:
+    return CallRecord(
+        role="candidate",
+        model="m",
+        completion_tokens=tokens,
+        latency_s=latency,
+        first_token_s=first,
+        last_token_s=last,
+    )
+
+
+def test_the_stream_basis_counts_the_tokens_after_the_first_over_their_span() -> None:
+    # 80 tokens at 25/s after a 2 s first-token delay: the call's rate would be 80 / 5.5.
+    streamed = _call(80, 5.5, 2.0, 2.0 + 79 / 25)
+    rate, basis = generation_rate([streamed])
+    assert basis == "stream" and rate == pytest.approx(25.0)
+    assert generation_rate([streamed, _call(41, 3.0, 1.0, 2.6)]) == (pytest.approx(25.0), "stream")
+    assert first_token_time([streamed, _call(41, 3.0, 1.0, 2.6)]) == 1.5
+    # Server timings win; a call that did not stream, or a reply that came in one burst,
+    # leaves the whole call.
+    timed = streamed.model_copy(update={"generation_s": 4.0})
+    assert generation_rate([timed]) == (20.0, "generation")
+    assert generation_rate([streamed, _call(50, 5.0, None, None)])[1] == "call"
+    burst = _call(80, 5.5, 5.4, 5.4 + MIN_STREAM_SPAN_S / 2)
+    assert generation_rate([burst]) == (pytest.approx(80 / 5.5), "call")
+    assert generation_rate([_call(1, 2.0, 1.0, 1.5)])[1] == "call"  # one token: no span
+
+
+@pytest.mark.parametrize(
+    ("explanation", "refused"),
+    [
+        ("stream: streaming is not supported for this model", True),
+        ("Unsupported parameter: 'stream' is not supported with this model.", True),
+        ("The model `o1-stream` does not exist", False),
+        ("max_tokens is too large", False),
+    ],
+)
+def test_a_refusal_to_stream_is_told_from_other_refusals(explanation: str, refused: bool) -> None:
+    assert refuses_streaming(explanation) is refused
