@@ -384,15 +384,20 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            start, token = time.monotonic(), 0
+            # Events wait in `pending` until a token is due later: an unpaced stream goes
+            # out in one write, as from a server or proxy that buffers the reply.
+            start, token, pending = time.monotonic(), 0, b""
             try:
                 for carries_token, event in events(reply, body):
                     if carries_token:
-                        wait_until(schedule(server.policy.stream, start, token))
+                        moment = schedule(server.policy.stream, start, token)
+                        if moment > time.monotonic():
+                            self._send(pending, pause)
+                            pending = b""
+                            wait_until(moment)
                         token += 1
-                    self._send(f"{len(event):x}\r\n".encode() + event + b"\r\n", pause)
-                    self.wfile.flush()
-                self._send(b"0\r\n\r\n", pause)
+                    pending += f"{len(event):x}\r\n".encode() + event + b"\r\n"
+                self._send(pending + b"0\r\n\r\n", pause)
             except OSError:
                 pass  # the client gave up: _send noted it
 

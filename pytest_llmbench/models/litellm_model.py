@@ -22,9 +22,10 @@ from .streaming import TokenTimes, read_stream, refuses_streaming
 from .structured import FormChain, response_format
 
 # Modules litellm 1.106 imports during its first call (1.5-2 s of CPU): imported with
-# litellm instead, so that time is never counted in the first calls' latency. The last
-# loads the cl100k tokenizer (0.2-0.5 s) that counts prompt tokens (check_fits,
-# images_dropped): done on the event loop at the first reply, it held up every call.
+# litellm instead, so that time is never counted in the first calls' latency (nor, for
+# a streamed call, between its first token and its last). The cl100k tokenizer
+# (default_encoding, 0.2-0.5 s) counts prompt tokens (check_fits, images_dropped): done
+# on the event loop at the first reply, it held up every call.
 _FIRST_CALL_MODULES = (
     "openai.resources",
     "litellm.llms.openai.openai",
@@ -32,6 +33,10 @@ _FIRST_CALL_MODULES = (
     "litellm._service_logger",
     "litellm.llms.litellm_proxy.chat.transformation",
     "litellm.litellm_core_utils.default_encoding",
+    "litellm.types.litellm_core_utils.streaming_chunk_builder_utils",
+    "litellm.llms.openai_like.dynamic_config",
+    "anyio._backends._asyncio",
+    "anyio.streams.memory",
 )
 
 # Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the OpenAI client insists on one.
