@@ -170,7 +170,8 @@ class Settings:
         help="skip items already finished in the report dir's results.jsonl; re-run errored ones")  # fmt: skip
     budget_usd: float | None = option(
         "budget_usd", float_between(0.0, None, open_low=True), None,
-        help="stop starting model calls once this many USD are spent; remaining items are skipped")  # fmt: skip
+        help="a run whose low cost estimate is over this many USD does not start; stop "
+        "starting model calls once it is spent; remaining items are skipped")  # fmt: skip
     prices: dict[str, tuple[float, float]] = option(
         "price", price, [], many=True, convert=_price_table, shown="litellm's table",
         help="price of a model litellm does not know: `MODEL=IN/OUT` in USD per million "
@@ -217,6 +218,10 @@ class Settings:
         help="when an attempt fails hidden tests, the next attempt continues its conversation "
         "with the failing tests' names and messages (never their code); attempts then stop at "
         "the first that passes every hidden test")  # fmt: skip
+    estimate: bool = option(
+        "estimate", boolean, False, switch=True,
+        help="print the selected items' calls, tokens and cost per model and role (low / "
+        "expected / high) and exit without calling a model")  # fmt: skip
 
     def structured_output(self, model: str) -> str:
         return self.structured_outputs.get(model, self.structured_outputs.get("", "auto"))
@@ -322,6 +327,16 @@ def _value(config: pytest.Config, spec: OptionSpec) -> Any:
         return spec.parse(raw)
     except argparse.ArgumentTypeError as exc:
         raise pytest.UsageError(f"{source}: {exc}") from None
+
+
+def estimate_only(config: pytest.Config) -> bool:
+    """Whether --llm-estimate is set (read before pytest_configure, to keep xdist off); a
+    bad value is reported when the settings are resolved."""
+    spec = dict(_DECLARED)["estimate"]
+    try:
+        return bool(_value(config, spec))
+    except pytest.UsageError:
+        return False
 
 
 def _settled(config: pytest.Config, spec: OptionSpec, value: Any) -> Any:

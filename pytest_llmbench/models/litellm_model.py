@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import sys
 import time
 from dataclasses import replace
 from functools import cache
@@ -50,6 +51,9 @@ def litellm_module() -> ModuleType:
     import litellm
 
     litellm.suppress_debug_info = True
+    # litellm ends a stream whose chunks repeat 100 times with an InternalServerError (a
+    # looping model); a benchmark keeps such an answer (cut at its token limit) and scores it.
+    setattr(litellm, "REPEATED_STREAMING_CHUNK_LIMIT", sys.maxsize)  # noqa: B010 (a Final)
     for name in _FIRST_CALL_MODULES:
         try:
             importlib.import_module(name)
@@ -131,6 +135,18 @@ def supports_response_schema(name: str) -> bool:
         return bool(litellm_module().supports_response_schema(model=name))
     except Exception:  # a model litellm does not map
         return False
+
+
+def token_prices(name: str) -> tuple[float, float] | None:
+    """USD per input and per output token in litellm's price table; None when unknown."""
+    try:
+        info = litellm_module().get_model_info(name)
+    except Exception:  # a model litellm does not map
+        return None
+    per_in, per_out = info.get("input_cost_per_token"), info.get("output_cost_per_token")
+    if not isinstance(per_in, int | float) or not isinstance(per_out, int | float):
+        return None
+    return float(per_in), float(per_out)
 
 
 def prompt_tokens(name: str, request: ModelRequest) -> int | None:
