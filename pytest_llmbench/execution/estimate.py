@@ -3,8 +3,9 @@
 
 Per model and role (candidate, evaluator, grader): calls, input and output tokens and
 cost, each as low / expected / high. An item x model that an earlier run in the report
-dir finished (results.jsonl) is estimated from that run's own calls, tokens as the
-provider counted them (low = expected = high). Otherwise input tokens are counted from
+dir finished (results.jsonl) costs nothing when the request cache will answer it (its
+first candidate request is stored and --llm-cache reads), else it is estimated from that
+run's own calls, tokens as the provider counted them (low = expected = high). Otherwise input tokens are counted from
 the rendered prompts (litellm's tokenizer for the model, else cl100k), and output
 tokens come from the scenario's reference answer (x0.5 / x1 / x2, within --llm-max-tokens),
 else from the max-tokens bound (x1/4 / x1/2 / x1). Attempts: low 1 (an attempt that
@@ -32,6 +33,9 @@ from ..schema.results import CallRecord, ItemResult, Verdict
 from ..schema.vocabulary import METRICS, Role
 from ..settings import Settings
 from ..tasks.case import Case
+from ..tasks.pipeline import candidate_request
+from .cache import CACHE_FILE, RequestCache, request_key
+from .engine import generation
 
 # The output bound of a candidate call when --llm-max-tokens is not set.
 DEFAULT_BOUND = 4096
@@ -126,7 +130,13 @@ class Estimator:
         self.settings = settings
         self.estimate = Estimate()
         self._history = _history(settings)
+        reads = settings.cache in ("on", "replay") and (settings.cache_dir / CACHE_FILE).is_file()
+        self._cache = RequestCache(settings.cache_dir) if reads else None
         self._prices: dict[str, tuple[float, float] | None] = {}
+
+    def close(self) -> None:
+        if self._cache is not None:
+            self._cache.close()
 
     def prices(self, model: str) -> tuple[float, float] | None:
         if model not in self._prices:
@@ -140,22 +150,29 @@ class Estimator:
 
     def add(self, case: Case, model: str) -> None:
         """One item: the case run by `model`."""
-        earlier = self._history.get(
-            (model, case.scenario.id, case.dataset.name if case.dataset else None)
-        )
-        if earlier is not None:
+        dataset = case.dataset.name if case.dataset else None
+        earlier = self._history.get((model, case.scenario.id, dataset))
+        if earlier is not None and self._cached(case, model):
+            self.estimate.sources["the request cache (no cost)"] += 1
+        elif earlier is not None:
             self._from_history(earlier)
-            return
-        answer = self._candidate(case, model)
-        if self.settings.judges:
-            self._judges(case, answer)
+        else:
+            answer = self._candidate(case, model)
+            if self.settings.judges:
+                self._judges(case, answer)
+
+    def _cached(self, case: Case, model: str) -> bool:
+        """Whether the run will read the item's first candidate call from the request
+        cache (and, a whole earlier run having stored them, its other calls too)."""
+        if self._cache is None or is_offline(model):
+            return False
+        request = candidate_request(case, 1, generation(self.settings, model), None)
+        return self._cache.get(request_key(model, self.settings.api_base, request)) is not None
 
     def _from_history(self, item: ItemResult) -> None:
         self.estimate.sources["an earlier run"] += 1
         calls: list[CallRecord] = [c for a in item.attempts for c in a.calls] + item.failed_calls
-        for call in calls:
-            if call.cached:
-                continue  # it cost nothing then; a run without the cache pays it (a floor)
+        for call in calls:  # cached then or not, this run pays each (the cache will not answer)
             one = Range(1, 1, 1)
             ins = Range(*[float(call.prompt_tokens or 0)] * 3)
             outs = Range(*[float(call.completion_tokens or 0)] * 3)
@@ -231,8 +248,11 @@ def _tuple(r: Range) -> tuple[float, float, float]:
 
 def estimate_items(items: Sequence[tuple[Case, str]], settings: Settings) -> Estimate:
     estimator = Estimator(settings)
-    for case, model in items:
-        estimator.add(case, model)
+    try:
+        for case, model in items:
+            estimator.add(case, model)
+    finally:
+        estimator.close()
     return estimator.estimate
 
 

@@ -96,3 +96,20 @@ def test_after_one_run_the_estimate_is_that_runs_cost(
     )
     assert informed == pytest.approx(second, rel=0.10)
     assert first / 2 <= fresh <= first * 2
+
+
+def test_items_the_request_cache_will_answer_cost_nothing(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    cached = [a for a in _args(llm_server) if a != "--llm-cache=off"]
+    pytester.runpytest(*cached)
+    estimate = pytester.runpytest(*cached, "--llm-estimate")
+    estimate.stdout.fnmatch_lines(["output tokens from: 2 item(s) the request cache (no cost)"])
+    assert _expected_total(estimate) == 0.0
+    calls = llm_server.total_calls()
+    pytester.runpytest(*cached)
+    assert llm_server.total_calls() == calls  # and so it was: nothing was paid
+    # Without the cache, the earlier run's own figures.
+    uncached = pytester.runpytest(*cached, "--llm-cache=off", "--llm-estimate")
+    uncached.stdout.fnmatch_lines(["output tokens from: 2 item(s) an earlier run"])
+    assert _expected_total(uncached) > 0
