@@ -63,11 +63,14 @@ def test_the_estimate_is_printed_and_no_model_is_called(
     assert llm_server.total_calls() == 0
 
 
+@pytest.mark.parametrize("workers", [0, 2])
 def test_a_run_whose_low_estimate_is_over_the_budget_does_not_start(
-    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer, workers: int
 ) -> None:
-    result = pytester.runpytest(*_args(llm_server, "--llm-budget-usd=0.0000001"))
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    xdist = ["-n", str(workers)] if workers else []
+    result = pytester.runpytest(*_args(llm_server, "--llm-budget-usd=0.0000001"), *xdist)
+    # xdist's workers stop the run with the line: it ends as interrupted.
+    assert result.ret == (pytest.ExitCode.INTERRUPTED if workers else pytest.ExitCode.USAGE_ERROR)
     result.stdout.fnmatch_lines(
         [
             "*llmbench: not started: the low estimate of this run is * USD, over --llm-budget-usd 1e-07*"
