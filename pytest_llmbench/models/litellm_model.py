@@ -38,6 +38,17 @@ _FIRST_CALL_MODULES = (
     "litellm.llms.openai_like.dynamic_config",
     "anyio._backends._asyncio",
     "anyio.streams.memory",
+    "litellm.llms.openai.chat.gpt_audio_transformation",
+    "litellm.llms.vertex_ai.vertex_ai_partner_models.anthropic.transformation",
+    "litellm.proxy.openai_files_endpoints.common_utils",
+)
+
+# Pydantic models litellm 1.106 builds on first use (0.1-0.2 s on the event loop, during
+# the first call): built with litellm's import instead.
+_FIRST_USE_MODELS = (
+    ("litellm.types.router", "GenericLiteLLMParams"),
+    ("litellm.types.router", "LiteLLM_Params"),
+    ("litellm.types.services", "ServiceLoggerPayload"),
 )
 
 # Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the OpenAI client insists on one.
@@ -58,6 +69,11 @@ def litellm_module() -> ModuleType:
         try:
             importlib.import_module(name)
         except ImportError:  # another litellm version: its first call pays instead
+            pass
+    for module, model in _FIRST_USE_MODELS:
+        try:
+            getattr(importlib.import_module(module), model).model_rebuild()
+        except Exception:  # another litellm version: its first call pays instead
             pass
     return litellm
 
