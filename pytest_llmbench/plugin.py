@@ -25,7 +25,15 @@ from .collection import (
 from .fixtures import llm_complete, llm_judge, llmbench_result
 from .reporting.collector import ReportCollector, ReportSettings
 from .reporting.item_report import HtmlColumns
-from .settings import SETTINGS_KEY, Settings, add_options, deprecations, resolve, settings_of
+from .settings import (
+    SETTINGS_KEY,
+    Settings,
+    add_options,
+    deprecations,
+    estimate_only,
+    resolve,
+    settings_of,
+)
 
 if TYPE_CHECKING:
     from .models.base import Model
@@ -46,6 +54,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(wrapper=True)  # before xdist turns a bare -n into --dist=load
 def pytest_cmdline_main(config: pytest.Config) -> Generator[None, object, object]:
+    if estimate_only(config):  # an estimate needs every item in one process, and no worker
+        config.option.numprocesses = None
+        config.option.dist = "no"
     if getattr(config.option, "numprocesses", None):  # -n given: xdist will run workers
         from .execution.partition import note_dist_choice
 

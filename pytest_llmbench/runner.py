@@ -100,6 +100,8 @@ def start(session: pytest.Session) -> None:
             )
         )
     ]
+    if not _within_estimate(session, done):
+        return
     engine = engine_of(config)
     settings = engine.settings
     # With -x or --maxfail pytest waits for its items in order and stops at a failure: their
@@ -118,6 +120,34 @@ def start(session: pytest.Session) -> None:
         config.stash[_STOPPED_KEY] = session.shouldstop = f"llmbench: {exc}"
         return
     engine.start(jobs)
+
+
+def _within_estimate(session: pytest.Session, done: set[str]) -> bool:
+    """--llm-estimate: print the run's estimate and exit. --llm-budget-usd: False (and the
+    run stopped with one line) when the low estimate is over the budget. Every process
+    estimates all items (an xdist worker collects them all)."""
+    config = session.config
+    settings = settings_of(config)
+    if not settings.estimate and settings.budget_usd is None:
+        return True
+    from .execution.estimate import estimate_items, over_budget, render
+
+    selected = [
+        i.stash[CASE_KEY] for i in session.items if CASE_KEY in i.stash and i.nodeid not in done
+    ]
+    estimate = estimate_items(selected, settings)
+    if settings.estimate:
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        for line in render(estimate, len(selected)):
+            reporter.write_line(line) if reporter is not None else print(line)
+        pytest.exit("llmbench: estimate only (--llm-estimate): no model was called", returncode=0)
+    refusal = over_budget(estimate, settings.budget_usd or 0.0)
+    if refusal is None:
+        return True
+    if _workerinput(config) is None:
+        pytest.exit(f"llmbench: {refusal}", returncode=pytest.ExitCode.USAGE_ERROR)
+    config.stash[_STOPPED_KEY] = session.shouldstop = f"llmbench: {refusal}"
+    return False
 
 
 def run(item: pytest.Item) -> tuple[ItemResult, float]:

@@ -170,7 +170,8 @@ class Settings:
         help="skip items already finished in the report dir's results.jsonl; re-run errored ones")  # fmt: skip
     budget_usd: float | None = option(
         "budget_usd", float_between(0.0, None, open_low=True), None,
-        help="stop starting model calls once this many USD are spent; remaining items are skipped")  # fmt: skip
+        help="a run whose low cost estimate is over this many USD does not start; stop "
+        "starting model calls once it is spent; remaining items are skipped")  # fmt: skip
     prices: dict[str, tuple[float, float]] = option(
         "price", price, [], many=True, convert=_price_table, shown="litellm's table",
         help="price of a model litellm does not know: `MODEL=IN/OUT` in USD per million "
@@ -204,9 +205,10 @@ class Settings:
         "tokens; repeat or comma-separate")  # fmt: skip
     structured_outputs: dict[str, str] = option(
         "structured_output", structured_output, [], many=True, convert=dict, shown="`auto`",
-        help="how judges are asked for their report: `schema` (response_format with a JSON "
-        "schema), `text` (read leniently) or `auto` (schema when litellm knows the model "
-        "supports it); `MODE` or `MODEL=MODE`, repeat or comma-separate")  # fmt: skip
+        help="how judges are asked for their report: `schema` (a JSON schema as response_format, "
+        "falling back to json_object + schema, then text, when the server refuses it), `text` "
+        "(read leniently) or `auto` (schema when litellm knows the model supports it or the "
+        "model is at --llm-api-base); `MODE` or `MODEL=MODE`, repeat or comma-separate")  # fmt: skip
     functional: bool = option(
         "functional", boolean, True,
         help="run the scenario's hidden acceptance tests on each answer (the `functional:` "
@@ -220,6 +222,10 @@ class Settings:
         "min_functional", float_between(0.0, 1.0), None,
         help="fail items whose functional rate, 0-1 (hidden tests passed, or mutants killed, "
         "by the best attempt), is below this; items without hidden tests are not gated")  # fmt: skip
+    estimate: bool = option(
+        "estimate", boolean, False, switch=True,
+        help="print the selected items' calls, tokens and cost per model and role (low / "
+        "expected / high) and exit without calling a model")  # fmt: skip
 
     def structured_output(self, model: str) -> str:
         return self.structured_outputs.get(model, self.structured_outputs.get("", "auto"))
@@ -325,6 +331,16 @@ def _value(config: pytest.Config, spec: OptionSpec) -> Any:
         return spec.parse(raw)
     except argparse.ArgumentTypeError as exc:
         raise pytest.UsageError(f"{source}: {exc}") from None
+
+
+def estimate_only(config: pytest.Config) -> bool:
+    """Whether --llm-estimate is set (read before pytest_configure, to keep xdist off); a
+    bad value is reported when the settings are resolved."""
+    spec = dict(_DECLARED)["estimate"]
+    try:
+        return bool(_value(config, spec))
+    except pytest.UsageError:
+        return False
 
 
 def _settled(config: pytest.Config, spec: OptionSpec, value: Any) -> Any:

@@ -20,6 +20,9 @@ Policies (all replaceable per test):
   echo_authorization                 failures (status != 200) echo the request's
                                      Authorization header in their error body, as some
                                      providers do
+  stream                             how a request with `stream: true` is paced
+                                     (tests/llm_stream.py: first-token delay, tokens/s);
+                                     it is answered with server-sent events either way
 
 Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
 `peak_in_flight` per model name (the most requests of that model open at once),
@@ -46,6 +49,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from pytest_llmbench.judging.prompts import EVALUATOR_SYSTEM
+from tests.llm_stream import StreamPacing, events, schedule, wait_until
 
 _STEP_LINE = re.compile(r"^- ([AC]\d+) \((accuracy|completeness)\): (.*)$", re.M)
 
@@ -116,6 +120,7 @@ class ServerPolicy:
     # When true for the n-th reply of a role, it is a 200 whose `choices` is empty.
     empty_choices: Callable[[str, int], bool] = lambda role, n: False
     echo_authorization: bool = False
+    stream: StreamPacing = field(default_factory=StreamPacing)
 
 
 @dataclass
@@ -317,15 +322,15 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
 
         def _answer(self, body: dict[str, Any]) -> None:
             status = server.status_for(body)
-            rejection = context_rejection(server.policy.real, body)
-            if rejection is not None:
-                status = 400
+            rejected = rejection(server.policy.real, body)
+            if rejected is not None:
+                status = rejected[0]
             if status != 200:
                 message = f"scripted failure {status}"
                 if server.policy.echo_authorization:
                     message += f" (request had Authorization: {self.headers.get('Authorization')})"
                 error = json.dumps(
-                    rejection or {"error": {"message": message, "type": "test"}}
+                    rejected[1] if rejected else {"error": {"message": message, "type": "test"}}
                 ).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -341,26 +346,60 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             reply = server.reply(body)
             if server.policy.empty_choices(role, number):
                 reply["choices"] = []
+            if body.get("stream"):
+                self._stream(reply, body, pause)
+                return
             payload = json.dumps(reply).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            if not pause:
-                try:
-                    self.wfile.write(payload)
-                except OSError:  # the client went away (a stopped run): nobody reads it
-                    self.close_connection = True
-                return
-            try:  # one byte at a time: the client keeps receiving, so no read timeout fires
-                for offset in range(len(payload)):
-                    self.wfile.write(payload[offset : offset + 1])
+            try:
+                self._send(payload, pause)
+            except OSError:
+                pass  # the client gave up: _send noted it
+
+        def _send(self, data: bytes, pause: float) -> None:
+            """`data` at once, or one byte at a time `pause` s apart (the client keeps
+            receiving, so no read timeout fires)."""
+            try:
+                if not pause:
+                    self.wfile.write(data)
+                    return
+                for offset in range(len(data)):
+                    self.wfile.write(data[offset : offset + 1])
                     self.wfile.flush()
                     time.sleep(pause)
-            except OSError:  # the client gave up
+            except OSError:  # the client went away (its timeout, or a stopped run)
                 self.close_connection = True
-                with server._lock:
-                    server.abandoned += 1
+                if pause:
+                    with server._lock:
+                        server.abandoned += 1
+                raise
+
+        def _stream(self, reply: dict[str, Any], body: dict[str, Any], pause: float) -> None:
+            """The reply as server-sent events, chunked, paced by policy.stream (and
+            trickled byte by byte when `pause`)."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            # Events wait in `pending` until a token is due later: an unpaced stream goes
+            # out in one write, as from a server or proxy that buffers the reply.
+            start, token, pending = time.monotonic(), 0, b""
+            try:
+                for carries_token, event in events(reply, body):
+                    if carries_token:
+                        moment = schedule(server.policy.stream, start, token)
+                        if moment > time.monotonic():
+                            self._send(pending, pause)
+                            pending = b""
+                            wait_until(moment)
+                        token += 1
+                    pending += f"{len(event):x}\r\n".encode() + event + b"\r\n"
+                self._send(pending + b"0\r\n\r\n", pause)
+            except OSError:
+                pass  # the client gave up: _send noted it
 
     return Handler
 
@@ -389,6 +428,12 @@ class RealModes:
     context_window: int | None = None
     # llama.cpp's server timings: each reply says it took this many ms to generate
     predicted_ms: float | None = None
+    # llama-cpp-python 0.3.x's server: response_format `text` or `json_object` (whose
+    # optional `schema` key constrains the reply); `json_schema` is answered with HTTP 500
+    # and pydantic's validation error. Its evaluator writes JSON only when constrained.
+    llama_cpp_python: bool = False
+    # a server that does not stream: a request with `stream: true` gets a 400 saying so
+    no_streaming: bool = False
 
 
 def with_timings(modes: RealModes, response: dict[str, Any]) -> dict[str, Any]:
@@ -413,6 +458,29 @@ def cut_at_max_tokens(text: str, body: dict[str, Any]) -> tuple[str, bool]:
     return " ".join(words[: int(limit)]), True
 
 
+def rejection(modes: RealModes, body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+    """(HTTP status, error body) when a real-model mode refuses the request, else None."""
+    kind = (body.get("response_format") or {}).get("type")
+    if modes.llama_cpp_python and kind not in (None, "text", "json_object"):
+        return 500, {"error": {"message": pydantic_format_error(kind), "type": "server_error"}}
+    if modes.no_streaming and body.get("stream"):
+        message = "stream: streaming is not supported for this model"
+        return 400, {"error": {"message": message, "type": "invalid_request_error"}}
+    refused = context_rejection(modes, body)
+    return (400, refused) if refused is not None else None
+
+
+def pydantic_format_error(kind: str) -> str:
+    """The message llama-cpp-python's server sends for a response_format it has no model for."""
+    return (
+        "1 validation error for CreateChatCompletionRequest\n"
+        "response_format.type\n"
+        f"  Input should be 'text' or 'json_object' [type=literal_error, input_value={kind!r}, "
+        "input_type=str]\n"
+        "    For further information visit https://errors.pydantic.dev/2.11/v/literal_error"
+    )
+
+
 def context_rejection(modes: RealModes, body: dict[str, Any]) -> dict[str, Any] | None:
     """The 400 body a server with a small context window sends for an oversize prompt."""
     if modes.context_window is None:
@@ -434,6 +502,12 @@ def _wants_schema(body: dict[str, Any]) -> bool:
     return (body.get("response_format") or {}).get("type") == "json_schema"
 
 
+def _constrained(body: dict[str, Any]) -> bool:
+    """A llama-cpp-python request whose reply a JSON schema constrains (json_object + schema)."""
+    form = body.get("response_format") or {}
+    return form.get("type") == "json_object" and isinstance(form.get("schema"), dict)
+
+
 def play_real_mode(
     server: FakeLLMServer, role: str, body: dict[str, Any]
 ) -> tuple[str, dict[str, Any] | None] | None:
@@ -443,6 +517,8 @@ def play_real_mode(
         return " ".join(["hmm,"] * modes.ramble_words), None
     if role == "evaluator" and modes.json_schema_only and not _wants_schema(body):
         return "Sure! The answer looks fine to me overall, I would say it passes.", None
+    if role == "evaluator" and modes.llama_cpp_python and not _constrained(body):
+        return "Looks good to me: every step passes, I think.", None
     if role == "grader" and modes.grader_words_first:
         words = [("The", -2.17), ("You", -2.70), ("Your", -2.83), ("1", -3.20), ("A", -3.26)]
         top = [{"token": t, "logprob": lp, "bytes": list(t.encode())} for t, lp in words]

@@ -21,6 +21,7 @@ from ..errors import LLMBenchError
 # Module names under pytest_llmbench.cli, one per subcommand group.
 COMMANDS: tuple[str, ...] = (
     "run",
+    "estimate",
     "complexity",
     "datasets",
     "catalogue",

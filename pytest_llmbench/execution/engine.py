@@ -204,15 +204,7 @@ class Engine:
         self, case: Case, model: Model, setup: JudgeSetup, state: ItemState
     ) -> ItemResult:
         s = self.settings
-        gen = Generation(
-            s.attempts,
-            s.temperature,
-            s.max_tokens,
-            s.timeout,
-            s.tool_protocol(model.name),
-            functional=s.functional,
-            feedback=s.feedback,
-        )
+        gen = generation(s, model.name)
         ledger = self.services.ledger
         if ledger is not None and ledger.exhausted():
             return _skipped(case, model, f"budget of {ledger.budget_usd:g} USD spent")
@@ -232,6 +224,19 @@ class Engine:
 
 async def _close(services: Services) -> None:
     services.close()
+
+
+def generation(s: Settings, model: str) -> Generation:
+    """How the settings ask `model` for its answers."""
+    return Generation(
+        s.attempts,
+        s.temperature,
+        s.max_tokens,
+        s.timeout,
+        s.tool_protocol(model),
+        functional=s.functional,
+        feedback=s.feedback,
+    )
 
 
 def unrun(job: Job, reason: str, status: ItemStatus = "error") -> ItemResult:

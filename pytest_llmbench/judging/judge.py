@@ -12,7 +12,7 @@ from ..formats.criteria import CriterionStep
 from ..formats.images import ScenarioImage
 from ..models.base import CALLS_AFTER, Model, ModelReply, ModelRequest
 from ..schema.results import CallRecord, Grade, JudgeReport, Verdict
-from ..schema.vocabulary import METRICS, GradeMethod, Metric
+from ..schema.vocabulary import METRICS, GradeMethod, Metric, StructuredForm
 from .parsing import (
     distribution_from_samples,
     grade_distribution_from_logprobs,
@@ -85,7 +85,17 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         truncated_chars=reply.truncated_chars,
         finish_reason=reply.finish_reason,
         generation_s=reply.generation_s,
+        first_token_s=reply.first_token_s,
+        last_token_s=reply.last_token_s,
     )
+
+
+def asked_form(request: ModelRequest, reply: ModelReply) -> StructuredForm:
+    """How the report was asked for: the form the model says it sent the schema in, else
+    as the request asked."""
+    if reply.structured is not None:
+        return reply.structured
+    return "schema" if request.response_schema else "text"
 
 
 def cut_note(reply: ModelReply, limit: int | None) -> str:
@@ -160,7 +170,7 @@ async def evaluate(
                 text=reply.text,
                 error=f"unreadable report: {problem}",
                 input_cut=input_cut,
-                output="schema" if request.response_schema else "text",
+                output=asked_form(request, reply),
             )
             judge.forget(request)  # unusable: the next run asks again
             repair = (reply.text, problem)
@@ -178,7 +188,7 @@ async def evaluate(
             form=parsed.form,
             error=error,
             input_cut=input_cut,
-            output="schema" if request.response_schema else "text",
+            output=asked_form(request, reply),
         )
         break
     return outcome

@@ -7,15 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from statistics import mean
-from typing import Literal
 
 from ..formats.criteria import Check, CriterionStep
 from ..schema.results import CallRecord, MetricResult, StepResult, Verdict
-from ..schema.vocabulary import Metric
+from ..schema.vocabulary import Metric, RateBasis
 from .formulas import quality
 from .judge import JudgeOutcome
-
-RateBasis = Literal["generation", "call"]
 
 
 def weighted_rate(pairs: list[tuple[float, bool]]) -> float | None:
@@ -122,15 +119,45 @@ def attempt_quality(acc: MetricResult, compl: MetricResult) -> float | None:
 
 def generation_rate(calls: Sequence[CallRecord]) -> tuple[float | None, RateBasis | None]:
     """Completion tokens per second of these candidate calls, and what the seconds are:
-    the server's generation time when every call gives it ("generation"), else the
-    calls' whole latency ("call"). Offline models give no token counts, so no rate;
-    llmbench/replay gives the published run's."""
-    tokens = sum(c.completion_tokens or 0 for c in calls)
+    the server's generation time when every call gives it ("generation"); else, when
+    every call streamed, the time from its first token to its last, over the tokens after
+    the first ("stream": queueing and prompt reading left out); else the calls' whole
+    latency ("call"). Offline models give no token counts, so no rate; llmbench/replay
+    gives the published run's."""
     timed = [c.generation_s for c in calls]
     if calls and all(t is not None and t > 0 for t in timed):
+        tokens = sum(c.completion_tokens or 0 for c in calls)
         seconds, basis = sum(t or 0.0 for t in timed), "generation"
+    elif calls and all(_streamed(c) for c in calls):
+        tokens = sum((c.completion_tokens or 1) - 1 for c in calls)
+        spans = ((c.last_token_s or 0.0) - (c.first_token_s or 0.0) for c in calls)
+        seconds, basis = sum(spans), "stream"
     else:
+        tokens = sum(c.completion_tokens or 0 for c in calls)
         seconds, basis = sum(c.latency_s for c in calls), "call"
     if not tokens or seconds <= 0:
         return None, None
     return tokens / seconds, basis  # type: ignore[return-value]
+
+
+# The shortest time from a stream's first token to its last that measures generation: a
+# reply that arrives in one burst (a server or proxy that buffers it) spans microseconds,
+# and its "rate" would be the network's.
+MIN_STREAM_SPAN_S = 0.05
+
+
+def _streamed(call: CallRecord) -> bool:
+    """A streamed call whose tokens after the first took measurable time."""
+    first, last = call.first_token_s, call.last_token_s
+    return (
+        first is not None
+        and last is not None
+        and last - first >= MIN_STREAM_SPAN_S
+        and (call.completion_tokens or 0) > 1
+    )
+
+
+def first_token_time(calls: Sequence[CallRecord]) -> float | None:
+    """Mean time to first token of the streamed calls among `calls`."""
+    times = [c.first_token_s for c in calls if c.first_token_s is not None]
+    return mean(times) if times else None

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ..schema.vocabulary import Role
+from ..schema.vocabulary import Role, StructuredForm
 
 if TYPE_CHECKING:
     from ..formats.dataset import Dataset
@@ -73,6 +73,11 @@ class ModelReply:
     # Seconds the server spent generating the reply, when it says (llama.cpp's
     # timings.predicted_ms); the call's latency also holds queueing and prompt reading.
     generation_s: float | None = None
+    # A streamed reply (models/streaming.py): seconds from sending the request to its
+    # first and to its last generated token. Between them only generation happens, so the
+    # rate over those tokens leaves queueing and prompt reading out.
+    first_token_s: float | None = None
+    last_token_s: float | None = None
     # Reasoning the model published apart from its answer (recorded, never scored).
     thoughts: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
@@ -81,6 +86,9 @@ class ModelReply:
     # Set when the model cannot have seen the request as sent (e.g. the server dropped its
     # images): why, in one line. The pipeline then does not score the answer.
     degraded: str | None = None
+    # The form a request with a response_schema was sent in (models/structured.py); None
+    # when the model does not say (the schema was then sent as it is, or not asked for).
+    structured: StructuredForm | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -158,7 +166,8 @@ class Model(ABC):
 
     def takes_response_schema(self) -> bool:
         """Whether `complete` can send ModelRequest.response_schema as the reply's format
-        (judges are asked for a structured report when it can)."""
+        (judges are asked for a structured report when it can). A model that may fall back
+        to another form says which in ModelReply.structured."""
         return False
 
     def forget(self, request: ModelRequest) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import re
+import sys
 import time
 from dataclasses import replace
 from functools import cache
@@ -16,12 +16,17 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import ConfigError, ContextWindowError, ModelError
+from ..schema.vocabulary import StructuredForm
 from .base import Model, ModelReply, ModelRequest, ToolCall
+from .provider_errors import model_error, provider_message
+from .streaming import TokenTimes, read_stream, refuses_streaming
+from .structured import FormChain, response_format
 
 # Modules litellm 1.106 imports during its first call (1.5-2 s of CPU): imported with
-# litellm instead, so that time is never counted in the first calls' latency. The last
-# loads the cl100k tokenizer (0.2-0.5 s) that counts prompt tokens (check_fits,
-# images_dropped): done on the event loop at the first reply, it held up every call.
+# litellm instead, so that time is never counted in the first calls' latency (nor, for
+# a streamed call, between its first token and its last). The cl100k tokenizer
+# (default_encoding, 0.2-0.5 s) counts prompt tokens (check_fits, images_dropped): done
+# on the event loop at the first reply, it held up every call.
 _FIRST_CALL_MODULES = (
     "openai.resources",
     "litellm.llms.openai.openai",
@@ -29,6 +34,21 @@ _FIRST_CALL_MODULES = (
     "litellm._service_logger",
     "litellm.llms.litellm_proxy.chat.transformation",
     "litellm.litellm_core_utils.default_encoding",
+    "litellm.types.litellm_core_utils.streaming_chunk_builder_utils",
+    "litellm.llms.openai_like.dynamic_config",
+    "anyio._backends._asyncio",
+    "anyio.streams.memory",
+    "litellm.llms.openai.chat.gpt_audio_transformation",
+    "litellm.llms.vertex_ai.vertex_ai_partner_models.anthropic.transformation",
+    "litellm.proxy.openai_files_endpoints.common_utils",
+)
+
+# Pydantic models litellm 1.106 builds on first use (0.1-0.2 s on the event loop, during
+# the first call): built with litellm's import instead.
+_FIRST_USE_MODELS = (
+    ("litellm.types.router", "GenericLiteLLMParams"),
+    ("litellm.types.router", "LiteLLM_Params"),
+    ("litellm.types.services", "ServiceLoggerPayload"),
 )
 
 # Local servers (Ollama, vLLM, llama.cpp) ignore the key, but the OpenAI client insists on one.
@@ -42,104 +62,20 @@ def litellm_module() -> ModuleType:
     import litellm
 
     litellm.suppress_debug_info = True
+    # litellm ends a stream whose chunks repeat 100 times with an InternalServerError (a
+    # looping model); a benchmark keeps such an answer (cut at its token limit) and scores it.
+    setattr(litellm, "REPEATED_STREAMING_CHUNK_LIMIT", sys.maxsize)  # noqa: B010 (a Final)
     for name in _FIRST_CALL_MODULES:
         try:
             importlib.import_module(name)
         except ImportError:  # another litellm version: its first call pays instead
             pass
+    for module, model in _FIRST_USE_MODELS:
+        try:
+            getattr(importlib.import_module(module), model).model_rebuild()
+        except Exception:  # another litellm version: its first call pays instead
+            pass
     return litellm
-
-
-# The kind of a provider failure, named once: litellm's class, else the HTTP status.
-_KINDS = {
-    "ContextWindowExceededError": "context window",
-    "AuthenticationError": "authentication",
-    "PermissionDeniedError": "authentication",
-    "RateLimitError": "rate limit",
-    "BadRequestError": "bad request",
-    "UnprocessableEntityError": "bad request",
-    "NotFoundError": "not found",
-    "Timeout": "timeout",
-    "TimeoutError": "timeout",
-    "ConnectionError": "connection",
-    "APIConnectionError": "connection",
-    "InternalServerError": "server",
-    "ServiceUnavailableError": "server",
-}
-_STATUS_KINDS = {400: "bad request", 401: "authentication", 403: "authentication", 404: "not found"}
-# litellm stacks the class names of every layer before the provider's message:
-# "litellm.ContextWindowExceededError: litellm.BadRequestError: ... OpenAIException - ..."
-_PREFIXES = re.compile(r"^(?:\s*(?:litellm\.)?\w*(?:Error|Exception)\b\s*[:-]\s*)+")
-
-
-def _kind(exc: BaseException, status: int | None) -> str:
-    kind = _KINDS.get(type(exc).__name__)
-    if kind is None and status is not None:
-        kind = _STATUS_KINDS.get(status) or ("rate limit" if status == 429 else None)
-        kind = kind or ("server" if status >= 500 else None)
-    return kind or type(exc).__name__
-
-
-def _provider_message(exc: BaseException) -> str:
-    """The provider's own message: the first line, without litellm's stacked prefixes."""
-    lines = [line for line in str(exc).strip().splitlines() if line.strip()]
-    text = _PREFIXES.sub("", lines[0]) if lines else ""
-    return text.strip()[:400] or "no message"
-
-
-# litellm exception classes worth retrying even when they carry no HTTP status.
-_TRANSIENT = {"Timeout", "APIConnectionError", "ServiceUnavailableError", "InternalServerError"}
-# Failures another try cannot mend, whatever status they carry: a missing or wrong key, a
-# request the provider refuses. (litellm reports a missing OpenAI key as a 500
-# InternalServerError "Missing credentials", so the text is checked too.)
-_PERMANENT = {
-    "AuthenticationError",
-    "PermissionDeniedError",
-    "BadRequestError",
-    "NotFoundError",
-    "UnprocessableEntityError",
-    "ContextWindowExceededError",
-    "ContentPolicyViolationError",
-    "UnsupportedParamsError",
-}
-_PERMANENT_TEXT = ("missing credentials", "api key", "api_key")
-
-
-def _permanent(exc: BaseException, status: int | None) -> bool:
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    if names & _PERMANENT:
-        return True
-    # A rate limit's text may name the key too ("... for this API key"): still a 429.
-    text = str(exc).lower()
-    return status not in (408, 429) and any(marker in text for marker in _PERMANENT_TEXT)
-
-
-def _retry_after(exc: BaseException) -> float | None:
-    headers = getattr(exc, "litellm_response_headers", None)
-    if headers is None:
-        headers = getattr(getattr(exc, "response", None), "headers", None)
-    value = headers.get("retry-after") if headers is not None else None
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:  # an HTTP date: rare enough to treat as "no hint"
-        return None
-
-
-def model_error(name: str, role: str, exc: BaseException) -> ModelError:
-    """A provider failure as a ModelError that says whether another try may succeed."""
-    status = getattr(exc, "status_code", None)
-    status = status if isinstance(status, int) else None
-    transient = type(exc).__name__ in _TRANSIENT or isinstance(exc, TimeoutError | ConnectionError)
-    retryable = not _permanent(exc, status) and (
-        transient or status in (408, 409, 429) or (status is not None and status >= 500)
-    )
-    kind = ContextWindowError if type(exc).__name__ == "ContextWindowExceededError" else ModelError
-    return kind(
-        f"{name} ({role}): {_kind(exc, status)}: {_provider_message(exc)}",
-        retryable=retryable,
-        status=status,
-        retry_after=_retry_after(exc),
-    )
 
 
 def _first_token_logprobs(choice: Any) -> list[tuple[str, float]] | None:
@@ -217,6 +153,18 @@ def supports_response_schema(name: str) -> bool:
         return False
 
 
+def token_prices(name: str) -> tuple[float, float] | None:
+    """USD per input and per output token in litellm's price table; None when unknown."""
+    try:
+        info = litellm_module().get_model_info(name)
+    except Exception:  # a model litellm does not map
+        return None
+    per_in, per_out = info.get("input_cost_per_token"), info.get("output_cost_per_token")
+    if not isinstance(per_in, int | float) or not isinstance(per_out, int | float):
+        return None
+    return float(per_in), float(per_out)
+
+
 def prompt_tokens(name: str, request: ModelRequest) -> int | None:
     """litellm's count of the request's prompt tokens (its tokenizer for the model, else
     cl100k); None when it cannot count these messages."""
@@ -264,9 +212,8 @@ def images_dropped(name: str, request: ModelRequest, reported: int | None) -> st
     )
 
 
-def _generation_seconds(response: Any) -> float | None:
+def _generation_seconds(timings: Any) -> float | None:
     """The server's own generation time: llama.cpp's `timings.predicted_ms`."""
-    timings = getattr(response, "timings", None)
     ms = timings.get("predicted_ms") if isinstance(timings, dict) else None
     return ms / 1000 if isinstance(ms, int | float) and ms > 0 else None
 
@@ -282,6 +229,9 @@ class LiteLLMModel(Model):
         # --llm-context-window for this model, else litellm's table (looked up on first use)
         self._window = context_window
         self._window_known = context_window is not None
+        # The form this model takes a response_schema in, learnt on the run's first calls.
+        self.forms = FormChain()
+        self._streaming = True  # until the provider refuses a streamed call
 
     @property
     def context_window(self) -> int | None:
@@ -321,9 +271,11 @@ class LiteLLMModel(Model):
             )
 
     def takes_response_schema(self) -> bool:
-        return supports_response_schema(self.name)
+        """litellm knows the model takes a schema; or a local server (api_base), which
+        litellm cannot know: its form is found by the fallback chain (models/structured.py)."""
+        return self.api_base is not None or supports_response_schema(self.name)
 
-    def _kwargs(self, request: ModelRequest) -> dict[str, Any]:
+    def _kwargs(self, request: ModelRequest, form: StructuredForm | None) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "model": self.name,
             "messages": list(request.messages),
@@ -344,11 +296,10 @@ class LiteLLMModel(Model):
         if request.top_logprobs:
             kwargs["logprobs"] = True
             kwargs["top_logprobs"] = request.top_logprobs
-        if request.response_schema:
-            kwargs["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "report", "schema": request.response_schema},
-            }
+        if request.response_schema and form is not None:
+            sent = response_format(form, request.response_schema)
+            if sent is not None:
+                kwargs["response_format"] = sent
         if request.tools:
             kwargs["tools"] = list(request.tools)
             # litellm 1.106 routes any request with tools through its MCP gateway check,
@@ -357,15 +308,54 @@ class LiteLLMModel(Model):
             kwargs["_skip_mcp_handler"] = True
         return kwargs
 
+    def streams(self, request: ModelRequest) -> bool:
+        """Candidate calls stream (their first and last tokens are timed), unless this
+        model's provider refused to."""
+        return request.role == "candidate" and self._streaming
+
     async def complete(self, request: ModelRequest) -> ModelReply:
-        litellm = litellm_module()
         self.check_fits(request)
+        if not request.response_schema:
+            return await self._send(request, None)
+        return await self.forms.call(lambda form: self._send(request, form))
+
+    async def _send(self, request: ModelRequest, form: StructuredForm | None) -> ModelReply:
+        """One call, with the response schema (if any) in `form`; streamed when it can be."""
+        kwargs = self._kwargs(request, form)
+        stream = self.streams(request)
+        if stream:
+            kwargs.update(stream=True, stream_options={"include_usage": True})
         start = time.perf_counter()
         try:
-            response = await litellm.acompletion(**self._kwargs(request))
+            response, times = await self._response(kwargs, start)
         except Exception as exc:  # litellm maps provider errors onto many exception types
-            raise model_error(self.name, request.role, exc) from exc
-        latency = time.perf_counter() - start
+            error = model_error(self.name, request.role, exc)
+            if not (stream and not error.retryable and refuses_streaming(provider_message(exc))):
+                raise error from exc
+            self._streaming = False  # the provider does not stream: ask as a whole from now on
+            return await self._send(request, form)
+        return self._reply(request, form, response, time.perf_counter() - start, times)
+
+    async def _response(self, kwargs: dict[str, Any], start: float) -> tuple[Any, TokenTimes]:
+        """The provider's response, a streamed one put back together, and its token times."""
+        litellm = litellm_module()
+        response = await litellm.acompletion(**kwargs)
+        if not kwargs.get("stream"):
+            return response, TokenTimes()
+        chunks, times = await read_stream(response, time.perf_counter, start)
+        whole = (
+            litellm.stream_chunk_builder(chunks, messages=kwargs["messages"]) if chunks else None
+        )
+        return whole, times
+
+    def _reply(
+        self,
+        request: ModelRequest,
+        form: StructuredForm | None,
+        response: Any,
+        latency: float,
+        times: TokenTimes,
+    ) -> ModelReply:
         if not getattr(response, "choices", None):
             # A 200 with `choices: []`: a provider hiccup, retried like a 5xx.
             raise ModelError(
@@ -378,20 +368,32 @@ class LiteLLMModel(Model):
             raise ModelError(f"{self.name} ({request.role}): reply has no message ({exc})") from exc
         usage = getattr(response, "usage", None)
         reported = getattr(usage, "prompt_tokens", None)
-        # litellm prices every reply as it logs it; None when the model has no known price.
-        hidden = getattr(response, "_hidden_params", None) or {}
-        cost = hidden.get("response_cost")
-        cost = float(cost) if isinstance(cost, int | float) else None
         return ModelReply(
             model=self.name,
             text=text,
             latency_s=latency,
             prompt_tokens=reported,
             completion_tokens=getattr(usage, "completion_tokens", None),
-            cost_usd=cost,
+            cost_usd=_cost(response),
             first_token_logprobs=_first_token_logprobs(choice),
             finish_reason=getattr(choice, "finish_reason", None),
-            generation_s=_generation_seconds(response),
+            generation_s=_generation_seconds(getattr(response, "timings", None) or times.timings),
+            first_token_s=times.first,
+            last_token_s=times.last,
             tool_calls=_tool_calls(choice.message),
             degraded=images_dropped(self.name, request, reported),
+            structured=form,
         )
+
+
+def _cost(response: Any) -> float | None:
+    """The reply's price as litellm knows it; None when the model has no known price.
+    litellm prices a reply as it logs it; a streamed reply put back together is priced here."""
+    hidden = getattr(response, "_hidden_params", None) or {}
+    cost = hidden.get("response_cost")
+    if cost is None:
+        try:
+            cost = litellm_module().completion_cost(completion_response=response)
+        except Exception:  # a model litellm has no price for
+            return None
+    return float(cost) if isinstance(cost, int | float) else None

@@ -83,9 +83,10 @@ COLUMNS: dict[str, dict[str, str]] = {
     "generation_rate": {
         "label": "Tok/s",
         "short": "Tok/s",
-        "help": "Mean generation rate: completion tokens per second of answer time. The "
-        "weighted formula's rate term is Rate/MaxRate; offline models have no rate, so "
-        "their rate term is 0.",
+        "help": "Mean generation rate: completion tokens per second of generation, as each "
+        "attempt's basis says: the server's generation time, the span of a streamed reply "
+        "from its first token to its last, else the whole call. The weighted formula's rate "
+        "term is Rate/MaxRate; offline models have no rate, so their rate term is 0.",
     },
     "judge_alpha": {
         "label": "Judge α",

@@ -19,8 +19,10 @@ from .vocabulary import (
     ItemStatus,
     Metric,
     Outcome,
+    RateBasis,
     ReportForm,
     Role,
+    StructuredForm,
     ToolOutcome,
 )
 
@@ -62,6 +64,14 @@ class CallRecord(Schema):
     generation_s: float | None = Field(
         default=None,
         description="seconds the server spent generating, when it says (llama.cpp timings)",
+    )
+    first_token_s: float | None = Field(
+        default=None,
+        description="streamed calls: seconds from the request to the first generated token "
+        "(time to first token: queueing and prompt reading)",
+    )
+    last_token_s: float | None = Field(
+        default=None, description="streamed calls: seconds from the request to the last token"
     )
     finish_reason: str | None = Field(
         default=None,
@@ -174,10 +184,12 @@ class JudgeReport(Schema):
     text: str
     form: ReportForm | None = None
     error: str | None = Field(default=None, description="why the report could not be used")
-    output: Literal["schema", "text"] = Field(
+    output: StructuredForm = Field(
         default="text",
-        description="how the report was asked for: under a JSON schema (structured output) "
-        "or as text read leniently",
+        description="how the report was asked for: `schema` (response_format json_schema), "
+        "`json_object` (response_format json_object carrying the schema, for servers that "
+        "take no json_schema), or `text` (read leniently; also a judge whose server took "
+        "neither structured form)",
     )
     input_cut: int = Field(
         default=0,
@@ -252,10 +264,16 @@ class AttemptResult(Schema):
         description="completion tokens per second of the candidate call; null without token "
         "counts (offline models); llmbench/replay: the published run's recorded figures",
     )
-    generation_rate_basis: Literal["generation", "call"] | None = Field(
+    generation_rate_basis: RateBasis | None = Field(
         default=None,
         description="what generation_rate divides by: the server's generation time "
-        "(generation) or the whole call, queueing and prompt reading included (call)",
+        "(generation); the time from the first streamed token to the last, over the tokens "
+        "after the first (stream); or the whole call, queueing and prompt reading included "
+        "(call)",
+    )
+    first_token_s: float | None = Field(
+        default=None,
+        description="mean time to first token of the attempt's streamed candidate calls",
     )
     accuracy: MetricResult
     completeness: MetricResult

@@ -25,6 +25,15 @@ GradeMethod = Literal["logprobs", "sampling"]
 # The form an evaluator report was written in.
 ReportForm = Literal["json", "markdown"]
 
+# How a reply was asked for when it must follow a JSON schema (models/structured.py):
+# `schema` (response_format json_schema), `json_object` (response_format json_object
+# carrying the schema), `text` (no response_format; the reply is read leniently).
+StructuredForm = Literal["schema", "json_object", "text"]
+STRUCTURED_FORMS: tuple[StructuredForm, ...] = get_args(StructuredForm)
+
+# What a generation rate divides by (judging/scoring.py generation_rate).
+RateBasis = Literal["generation", "stream", "call"]
+
 # A syntax or structure check of one file.
 CheckStatus = Literal["pass", "fail", "not checked"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..cpu import off_process
 from ..judging.judge import JudgeSetup
-from ..judging.scoring import attempt_quality, generation_rate, metric_result
+from ..judging.scoring import attempt_quality, first_token_time, generation_rate, metric_result
 from ..metrics.answer_metrics import measure_answer
 from ..models.base import Model
 from ..schema.code import CodeMetrics
@@ -114,6 +114,7 @@ class JudgedAttempt:
                 answer_latency_s=sum(c.latency_s for c in self.candidate_calls),
                 generation_rate=rate,
                 generation_rate_basis=basis,
+                first_token_s=first_token_time(self.candidate_calls),
                 accuracy=self.accuracy,
                 completeness=self.completeness,
                 quality=self.quality,

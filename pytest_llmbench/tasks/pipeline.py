@@ -53,9 +53,10 @@ from .functional import (
 )
 
 
-def _candidate_request(
+def candidate_request(
     case: Case, number: int, gen: Generation, messages: Messages | None
 ) -> ModelRequest:
+    """Attempt `number`'s request to the candidate (`messages`: default, the case's own)."""
     return ModelRequest(
         messages=messages if messages is not None else tuple(case.messages()),
         role="candidate",
@@ -86,7 +87,7 @@ async def run_attempt(
     case, gen, setup = run.case, run.gen, run.setup
     if case.scenario.is_dialog:
         return await run_dialog_attempt(run, number)
-    reply = await run.model.complete(_candidate_request(case, number, gen, messages))
+    reply = await run.model.complete(candidate_request(case, number, gen, messages))
     testing = start_tests(case, gen, lambda: answer_files(reply.text))
     calls = [call_record("candidate", reply)]
     steps, scenario = case.scenario.steps_for(case.dataset), case.scenario

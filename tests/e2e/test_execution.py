@@ -256,8 +256,12 @@ def test_budget_stops_new_calls_and_skips_the_remaining_items(
     pytester: pytest.Pytester, llm_server: FakeLLMServer, workers: int
 ) -> None:
     _project(pytester.path, 6)
-    # 1 USD per token: every call costs more than the whole budget.
-    price = f"--llm-price={MODEL}=1000000/1000000"
+    # The run's low estimate (about 3,900 tokens over its 6 items) is within the budget, so
+    # it starts; but the candidate writes 8,000 words (tokens, to this server), so the
+    # first call alone costs more than the whole budget. (Its stream repeats one chunk
+    # 8,000 times: a looping model's answer is kept, not refused as litellm would.)
+    llm_server.policy.candidate = lambda body: " ".join(["word"] * 8000)
+    price = f"--llm-price={MODEL}=160/160"
     xdist = ["-n", str(workers)] if workers else []
     # Under -n 2 each worker gets max(1, 2 // 2) = 1 call in flight.
     concurrency = f"--llm-concurrency={max(1, workers)}"

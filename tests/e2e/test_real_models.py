@@ -3,11 +3,15 @@ models misbehave, and each test shows what pytest-llmbench does about it."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.models.base import ModelRequest
+from pytest_llmbench.models.litellm_model import LiteLLMModel
 from tests.conftest import REPO, read_results
 from tests.conftest import judged_args as _args
 from tests.dialog_project import script_player, write_dialog_project
@@ -239,6 +243,47 @@ def test_generation_rate_uses_server_timings_when_given_and_says_which(
     assert call["finish_reason"] == "stop"
 
 
+def test_a_streamed_reply_is_timed_from_its_first_token_at_the_servers_rate(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    # The server streams 80 tokens at 25 tokens/s after a 2 s first-token delay (its own
+    # schedule): the rate over the whole call would be about 80 / 5.2 s.
+    rate = 25.0
+    llm_server.policy.stream.first_token_s = 2.0
+    llm_server.policy.stream.token_rate = rate
+    llm_server.policy.candidate = lambda body: " ".join(f"word{i}" for i in range(80))
+    args = ["--llm-model=openai/cand", f"--llm-api-base={llm_server.base_url}"]
+    pytester.runpytest(*args, "--llm-attempts=1", "--llm-cache=off", "-k", "Explain")
+    (candidate,) = _requests(llm_server, "candidate")
+    assert candidate["stream"] is True and candidate["stream_options"] == {"include_usage": True}
+    (item,) = read_results(project)
+    (attempt,) = item["attempts"]
+    (call,) = attempt["calls"]
+    assert call["completion_tokens"] == 80 and call["response"].startswith("word0 word1 ")
+    assert attempt["generation_rate_basis"] == "stream"
+    # How close the recorded rate comes to the server's is a timing: bench/stream_rate.py
+    # prints it (a loaded machine reads tokens late, so no test asserts it).
+    assert attempt["generation_rate"] > 0
+    # The delay is the server's: the first token cannot come sooner.
+    assert call["first_token_s"] >= 2.0 and attempt["first_token_s"] == call["first_token_s"]
+    board = json.loads((project / "reports" / "leaderboard.json").read_text())
+    (row,) = board["leaderboard"]["models"]
+    assert row["generation_rate"] == pytest.approx(attempt["generation_rate"])
+
+
+def test_a_provider_that_does_not_stream_is_asked_for_whole_replies(
+    llm_server: FakeLLMServer,
+) -> None:
+    llm_server.policy.real.no_streaming = True
+    model = LiteLLMModel("openai/whole", llm_server.base_url)
+    request = ModelRequest(messages=({"role": "user", "content": "hi"},), role="candidate")
+    first, second = asyncio.run(model.complete(request)), asyncio.run(model.complete(request))
+    assert first.text == second.text != "" and first.first_token_s is None
+    # One refused streamed call, then whole replies only.
+    assert llm_server.calls["candidate"] == 3 and len(llm_server.requests) == 2
+    assert all("stream" not in r for r in llm_server.requests)
+
+
 def test_provider_errors_are_one_line_with_their_kind_once(
     pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
 ) -> None:
@@ -270,16 +315,41 @@ def test_a_judge_that_answers_only_under_a_json_schema(
     pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
 ) -> None:
     llm_server.policy.real.json_schema_only = True
-    # litellm does not know the local model: auto asks as text, and the report is prose.
-    pytester.runpytest(*_args(llm_server, "-k", "Explain")).assert_outcomes(failed=1)
+    # Asked as text, the report is prose.
+    as_text = "--llm-structured-output=openai/judge=text"
+    pytester.runpytest(*_args(llm_server, as_text, "-k", "Explain")).assert_outcomes(failed=1)
     (item,) = read_results(project)
     assert item["attempts"][0]["reports"][0]["output"] == "text"
     assert "response_format" not in _requests(llm_server, "evaluator")[0]
-    forced = "--llm-structured-output=openai/judge=schema"
-    pytester.runpytest(*_args(llm_server, forced, "-k", "Explain")).assert_outcomes(passed=1)
+    # auto: litellm does not know the local model, so the chain finds its form; the first
+    # form, json_schema, is taken.
+    pytester.runpytest(*_args(llm_server, "-k", "Explain")).assert_outcomes(passed=1)
     (item,) = read_results(project)
     (report,) = item["attempts"][0]["reports"]
     assert report["output"] == "schema" and report["form"] == "json" and report["error"] is None
     sent = _requests(llm_server, "evaluator")[-1]["response_format"]
     assert sent["type"] == "json_schema"
     assert sent["json_schema"]["schema"]["required"] == ["steps"]
+
+
+@pytest.mark.parametrize("mode", ["schema", "auto"])
+def test_a_llama_cpp_python_server_is_asked_in_the_form_it_takes(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer, mode: str
+) -> None:
+    # It answers json_schema with a 500 whose body says the request is invalid: not
+    # retried, and both items' judges then ask with json_object + schema.
+    llm_server.policy.real.llama_cpp_python = True
+    args = _args(llm_server, f"--llm-structured-output={mode}", "--llm-cache=off")
+    pytester.runpytest(*args)
+    items = read_results(project)
+    assert [i["status"] for i in items] == ["scored", "scored"]
+    reports = [r for i in items for r in i["attempts"][0]["reports"]]
+    assert [(r["output"], r["form"], r["error"]) for r in reports] == [
+        ("json_object", "json", None)
+    ] * 2
+    sent = [r.get("response_format") for r in _requests(llm_server, "evaluator")]
+    assert [f["type"] for f in sent] == ["json_object", "json_object"]
+    assert all(f["schema"]["required"] == ["steps"] for f in sent)
+    # One refused call in the run, never retried: the server saw one more evaluator call
+    # than it answered.
+    assert llm_server.calls["evaluator"] == len(sent) + 1

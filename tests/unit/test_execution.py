@@ -16,7 +16,7 @@ from pytest_llmbench.execution.limiter import MAX_SPACING_S, AdaptiveLimiter
 from pytest_llmbench.execution.managed import ManagedModel, Services
 from pytest_llmbench.execution.retry import RetryPolicy, backoff_delay, with_retries
 from pytest_llmbench.models.base import Model, ModelReply, ModelRequest
-from pytest_llmbench.models.litellm_model import model_error
+from pytest_llmbench.models.provider_errors import model_error
 
 REQUEST = ModelRequest(messages=({"role": "user", "content": "hi"},), role="candidate")
 

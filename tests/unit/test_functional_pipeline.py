@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from pytest_llmbench.models.offline import OfflineModel
 from pytest_llmbench.schema.code import CodeMetrics
 from pytest_llmbench.schema.functional import FunctionalResult, TestOutcome
 from pytest_llmbench.schema.results import AttemptResult, MetricResult, StepResult
+from pytest_llmbench.tasks import pipeline
 from pytest_llmbench.tasks.attempt import ItemRun, measure
 from pytest_llmbench.tasks.case import Case, Generation
 from pytest_llmbench.tasks.feedback import (
@@ -273,6 +275,49 @@ def test_hidden_tests_run_off_the_loop_while_other_calls_go_on(
     assert seen == {"app": True, "other call answered": True}
     assert result.functional is not None and result.functional.rate == 1.0
     assert [s.tests_passed for s in result.steps] == [True, None]
+
+
+def test_checks_run_off_the_loop_while_other_calls_go_on(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check blocks until another item's model call has been answered: were checks run
+    on the event loop, that call could never be made (the check gives up after 30 s)."""
+    seen: dict[str, bool] = {}
+
+    async def scenario() -> AttemptResult:
+        loop = asyncio.get_running_loop()
+        started, answered = asyncio.Event(), threading.Event()
+        real = pipeline.run_check
+
+        def check(step_check: Any, answer: str) -> Any:
+            loop.call_soon_threadsafe(started.set)
+            seen.setdefault("other call answered", answered.wait(timeout=30))
+            return real(step_check, answer)
+
+        monkeypatch.setattr(pipeline, "run_check", check)
+        monkeypatch.setitem(
+            verify.RUNNERS, "node", lambda *a, **k: Run((outcome(TEST_NAME, True),))
+        )
+        monkeypatch.setattr(verify, "arm_hidden", lambda runner, hidden: Tripwire())  # no canary
+        setup = JudgeSetup(judges=(), grader=None, grader_samples=1, timeout=10.0)
+        running = asyncio.ensure_future(
+            _attempt(
+                ItemRun(
+                    case, OfflineModel("llmbench/reference"), Generation(1, None, None, 10.0), setup
+                )
+            )
+        )
+        await started.wait()
+        other = ModelRequest(
+            messages=(), role="candidate", task=TaskContext(case.scenario, case.dataset)
+        )
+        await OfflineModel("llmbench/echo").complete(other)
+        answered.set()
+        return await running
+
+    result = asyncio.run(scenario())
+    assert seen == {"other call answered": True}
+    assert result.quality == 1.0  # the checks' verdicts, as without the wait
 
 
 def test_a_runner_that_cannot_start_is_one_error_line(
