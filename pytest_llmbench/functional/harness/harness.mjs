@@ -187,14 +187,15 @@ const KEY_CODES = {
   ArrowRight: 39, ArrowDown: 40, Insert: 45, Delete: 46, Meta: 91,
 };
 
-function legacyKeyCode(key) {
-  if (Object.hasOwn(KEY_CODES, key)) return KEY_CODES[key];
-  if (/^[a-z0-9]$/i.test(key)) return key.toUpperCase().charCodeAt(0);
-  if (/^F([1-9]|1[0-2])$/.test(key)) return 111 + Number(key.slice(1));
-  return 0;
-}
-
-function legacyKeyCodes(window) {
+// Self-contained (compiled again in the page's realm by inPage): KEY_CODES comes as an
+// argument, the getters are the page's own functions.
+function legacyKeyCodes(window, codes) {
+  const legacyKeyCode = (key) => {
+    if (Object.hasOwn(codes, key)) return codes[key];
+    if (/^[a-z0-9]$/i.test(key)) return key.toUpperCase().charCodeAt(0);
+    if (/^F([1-9]|1[0-2])$/.test(key)) return 111 + Number(key.slice(1));
+    return 0;
+  };
   const proto = window.KeyboardEvent.prototype;
   const keyCode = Object.getOwnPropertyDescriptor(proto, 'keyCode');
   if (!keyCode || !keyCode.get) return;
@@ -206,6 +207,29 @@ function legacyKeyCodes(window) {
     configurable: true, enumerable: true,
     get() { return this.type === 'keypress' ? this.charCode || 0 : this.keyCode; },
   });
+}
+
+// Self-contained (compiled in the page's realm by inPage): the page's fetch, which asks
+// `outer` (fakeFetch's, which records the calls for the test) and answers with a response
+// of the page's own: only strings cross from Node's realm.
+function pageFetch(window, outer) {
+  return async function fetch(input, init) {
+    const answer = await outer(input, init);
+    const text = String(await answer.text());
+    const status = Number(answer.status);
+    return {
+      ok: status >= 200 && status < 300, status, statusText: String(status), url: String(answer.url),
+      headers: new window.Headers({ 'content-type': 'application/json' }),
+      json: async () => JSON.parse(text), text: async () => text,
+      clone() { return this; },
+    };
+  };
+}
+
+/** A self-contained function of this module compiled again in the page's realm: what it
+ * makes (functions, objects, promises) is the page's, so nothing of it leads to Node's. */
+function inPage(window, fn) {
+  return window.eval(`(${fn})`);
 }
 
 function bodyOf(html) {
@@ -290,7 +314,7 @@ guardCodeStrings(globalThis, (kind, source) => noteEscape(`Node's ${kind}`, sour
 
 /** The page's realm guarded as Node's is, by a copy of guardCodeStrings made in it. */
 function guardPage(window) {
-  window.eval(`(${guardCodeStrings})`)(window, noteEscape, window.eval(`${NODE_NAMES}`));
+  inPage(window, guardCodeStrings)(window, noteEscape, window.eval(`${NODE_NAMES}`));
 }
 
 /**
@@ -337,13 +361,13 @@ export async function openApp(options = {}) {
   window.__llmbench = window.JSON.parse('{"mounts":{"createRoot":0,"hydrateRoot":0,"render":0},"roots":[],"legacy":[]}');
   for (const [key, value] of Object.entries(storage)) window.localStorage.setItem(key, value);
   const fake = fakeFetch(window, routes);
-  window.fetch = fake.fetch;
+  window.fetch = inPage(window, pageFetch)(window, fake.fetch);
   window.eval(`
     window.matchMedia = window.matchMedia || (() => ({ matches: false, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {} }));
     window.scrollTo = () => {};
     window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
   `);
-  legacyKeyCodes(window);
+  inPage(window, legacyKeyCodes)(window, window.JSON.parse(JSON.stringify(KEY_CODES)));
   if (setup) await setup(window);
   window.addEventListener('error', (event) => errors.push(String(event.error && (event.error.stack || event.error.message) || event.message)));
   guardPage(window);
