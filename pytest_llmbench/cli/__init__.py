@@ -27,6 +27,7 @@ COMMANDS: tuple[str, ...] = (
     "merge",
     "compare",
     "airun",
+    "polyglot",
     "view",
 )
 
