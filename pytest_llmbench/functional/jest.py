@@ -183,11 +183,13 @@ def run(
     *,
     canaries: str | None = None,
     processes: int | None = None,
+    protect: tuple[str, ...] = (),
 ) -> Run:
     """The answer's test files `tests` (workspace-relative; those Jest with Babel cannot
     run are left out) under our config. `canaries`: the run's canary file among `tests`
     (tripwire.py), run first; the run then stops at the first failing test file after it
-    (a mutant's run: one failure is enough)."""
+    (a mutant's run: one failure is enough). `protect`: workspace-relative files the run
+    may read but not change (hidden specs laid over the workspace)."""
     runnable = sorted(t for t in tests if t.endswith(SUFFIXES))
     if not runnable:
         return Run.broken("the answer has no JavaScript test files for Jest")
@@ -223,6 +225,6 @@ def run(
         processes=processes or sandbox.PROCESS_LIMIT,
         env=env,
         reads=[modules],
-        protect=[workspace / HIDDEN, workspace / OWN],
+        protect=[workspace / HIDDEN, workspace / OWN, *(workspace / p for p in protect)],
     )
     return finish(results, workspace, outcome)

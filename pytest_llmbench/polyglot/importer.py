@@ -51,6 +51,8 @@ RUNNERS: dict[str, tuple[str, float]] = {
     "python": ("pytest", 120.0),
     "rust": ("cargo", 300.0),
 }
+# The runner's options beside the hidden tests: exercism's JavaScript specs need no DOM.
+RUNNER_OPTIONS = {"javascript": {"jest.json": '{"environment": "node"}\n'}}
 # A Java suite that starts a thousand threads (bank-account) needs more than a JVM's
 # usual task limit.
 PROCESSES = {"java": 1280}
@@ -175,7 +177,10 @@ def _import_one(exercise: Exercise, out: Path, index: DatasetIndex) -> None:
     }
     (dataset / MANIFEST).write_text(yaml.safe_dump(manifest, sort_keys=False), encoding="utf-8")
     scenarios = out / "scenarios" / CATEGORY
-    _write(scenarios / FUNCTIONAL / exercise.key, exercise.tests)
+    _write(
+        scenarios / FUNCTIONAL / exercise.key,
+        {**exercise.tests, **RUNNER_OPTIONS.get(exercise.lang, {})},
+    )
     file = scenarios / f"{exercise.key}.yaml"
     file.write_text(
         yaml.dump(

@@ -414,6 +414,7 @@ def test_a_mutant_run_that_ran_no_test_kills_nothing_a_time_limit_kills() -> Non
         ("src/.llmbench-out/report.json", True),
         ("node_modules/vitest/index.js", True),
         ("src/node_modules/x.js", True),
+        (".cargo/config.toml", True),  # `target.<triple>.runner` would run the tests
         ("src/calc.py", False),
         ("src/main/java/org/example/Calc.java", False),
         ("tests/test_pytest_helpers.py", False),

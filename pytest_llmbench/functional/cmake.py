@@ -1,0 +1,102 @@
+"""Hidden C++ tests written with Catch (exercism's C++ track: `<name>_test.cpp`, and the
+suite's own `test/catch.hpp` and `test/tests-main.cpp`), built with CMake and g++ and
+run in the sandbox.
+
+The test sources are laid over the workspace (overlay.py) and protected. The build is
+ours, never a CMakeLists.txt of the workspace: one executable of every `.cpp` file at the
+workspace's top (the answer's sources and the tests) and `test/tests-main.cpp`, C++17,
+the workspace on the include path. Catch's JUnit reporter writes the outcomes (named
+`<group>.<test case>`, with the failed expression as the message); a build that fails is
+one line of the compiler's first errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+from ..toolchain import sandbox
+from .junit import read_reports
+from .outcome import Run
+from .overlay import overlay
+from .workspace import HIDDEN, OUT
+
+MAIN = "test/tests-main.cpp"
+MEMORY_MB = 2048  # cc1plus on catch.hpp
+PROCESS_LIMIT = 128
+MAX_ERROR_LINES = 6
+BINARY = "exercise-tests"
+CMAKE_LISTS = """\
+cmake_minimum_required(VERSION 3.13)
+project(llmbench_exercise CXX)
+set(ROOT %(root)s)
+file(GLOB sources "${ROOT}/*.cpp")
+add_executable(%(binary)s ${sources} "${ROOT}/%(main)s")
+target_include_directories(%(binary)s PRIVATE "${ROOT}")
+set_target_properties(%(binary)s PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+target_compile_options(%(binary)s PRIVATE -Wall -Wextra)
+"""
+
+
+def missing() -> str | None:
+    """Why this machine cannot build C++ tests, or None."""
+    absent = [tool for tool in ("cmake", "c++") if shutil.which(tool) is None]
+    if absent:
+        return f"{' and '.join(absent)} not installed (Debian: cmake, g++; scripts/install-runners)"
+    return None
+
+
+def _errors(outcome: sandbox.Outcome, workspace: Path) -> str:
+    if outcome.killed:
+        return f"stopped at the {outcome.killed}"
+    text = f"{outcome.stdout}\n{outcome.stderr}".replace(f"{workspace.resolve()}/", "")
+    lines = [line.strip() for line in text.splitlines() if "error" in line.lower()]
+    return " | ".join(lines[:MAX_ERROR_LINES])[:800] or f"exit {outcome.returncode}"
+
+
+def hidden(
+    workspace: Path, hidden_folder: Path, timeout_s: float, *, processes: int | None = None
+) -> Run:
+    """Build the workspace's sources with the hidden Catch tests; run them. The three
+    steps (configure, build, run) share the run's time limit."""
+    placed = overlay(workspace, hidden_folder)
+    if MAIN not in placed or not any(p.endswith("_test.cpp") for p in placed):
+        return Run.broken(f"the hidden tests folder has no *_test.cpp and {MAIN}")
+    own = (workspace / OUT / "cmake").resolve()
+    build, reports = own / "build", (workspace / OUT / "catch-reports").resolve()
+    for folder in (build, reports):
+        folder.mkdir(parents=True, exist_ok=True)
+    (own / "CMakeLists.txt").write_text(
+        CMAKE_LISTS
+        % {"root": json.dumps(str(workspace.resolve())), "binary": BINARY, "main": MAIN},
+        encoding="utf-8",
+    )
+    deadline = time.monotonic() + timeout_s
+
+    def step(command: list[str]) -> sandbox.Outcome:
+        return sandbox.run(
+            command,
+            workspace,
+            timeout=max(1.0, deadline - time.monotonic()),
+            memory_mb=MEMORY_MB,
+            processes=processes or PROCESS_LIMIT,
+            protect=[workspace / HIDDEN, *(workspace / p for p in placed)],
+        )
+
+    for command in (
+        ["cmake", "-S", str(own), "-B", str(build), "-DCMAKE_BUILD_TYPE=Debug"],
+        ["cmake", "--build", str(build), "--parallel", "2"],
+    ):
+        done = step(command)
+        if done.returncode != 0:
+            return Run.broken(
+                f"the sources do not build with the tests: {_errors(done, workspace)}"
+            )
+    report = reports / "TEST-catch.xml"
+    outcome = step([str(build / BINARY), "--reporter", "junit", "--out", str(report)])
+    root = f"{workspace.resolve()}/"
+    tests = [
+        t.model_copy(update={"message": t.message.replace(root, "")}) for t in read_reports(reports)
+    ]
+    return Run.of(tests, outcome)
