@@ -114,10 +114,12 @@ def hidden(
         return Run.broken(missing() or "cargo is not installed")
     placed = overlay(workspace, hidden_folder)
     targets = sorted(
-        PurePosixPath(p).stem for p in placed if p.startswith("tests/") and p.endswith(".rs")
+        PurePosixPath(p).stem
+        for p in placed
+        if PurePosixPath(p).parent.as_posix() == "tests" and p.endswith(".rs")
     )
     if not targets:
-        return Run.broken("the hidden tests folder has no tests/*.rs file")
+        return Run.broken("the hidden tests folder has no tests/*.rs file")  # (tests/x/ are data)
     if not (workspace / "Cargo.toml").is_file():
         return Run.broken("the workspace has no Cargo.toml (the dataset's manifest)")
     home, tmp = workspace / OUT / "cargo-home", workspace / OUT / "tmp"

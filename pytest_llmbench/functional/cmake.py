@@ -4,15 +4,19 @@ run in the sandbox.
 
 The test sources are laid over the workspace (overlay.py) and protected. The build is
 ours, never a CMakeLists.txt of the workspace: one executable of every `.cpp` file at the
-workspace's top (the answer's sources and the tests) and `test/tests-main.cpp`, C++17,
+workspace's top (the answer's sources and the tests) and `test/tests-main.cpp` (compiled
+once per process and linked as an object: _compile_main), C++17,
 the workspace on the include path. Catch's JUnit reporter writes the outcomes (named
 `<group>.<test case>`, with the failed expression as the message); a build that fails is
 one line of the compiler's first errors."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
+import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -32,7 +36,7 @@ cmake_minimum_required(VERSION 3.13)
 project(llmbench_exercise CXX)
 set(ROOT %(root)s)
 file(GLOB sources "${ROOT}/*.cpp")
-add_executable(%(binary)s ${sources} "${ROOT}/%(main)s")
+add_executable(%(binary)s ${sources} %(main)s)
 target_include_directories(%(binary)s PRIVATE "${ROOT}")
 set_target_properties(%(binary)s PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
 target_compile_options(%(binary)s PRIVATE -Wall -Wextra)
@@ -53,6 +57,37 @@ def _errors(outcome: sandbox.Outcome, workspace: Path) -> str:
     text = f"{outcome.stdout}\n{outcome.stderr}".replace(f"{workspace.resolve()}/", "")
     lines = [line.strip() for line in text.splitlines() if "error" in line.lower()]
     return " | ".join(lines[:MAX_ERROR_LINES])[:800] or f"exit {outcome.returncode}"
+
+
+# Catch's main, compiled once per process for each (catch.hpp, tests-main.cpp) pair: it
+# is most of a small exercise's build, and holds none of the answer's code.
+_MAINS: dict[str, bytes | None] = {}
+_MAINS_LOCK = threading.Lock()
+
+
+def _compile_main(hidden_folder: Path) -> bytes | None:
+    """The object of the suite's Catch main (None when it does not build alone)."""
+    sources = [hidden_folder / MAIN, hidden_folder / "test" / "catch.hpp"]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources if p.is_file())).hexdigest()
+    with _MAINS_LOCK:
+        if digest not in _MAINS:
+            with tempfile.TemporaryDirectory(prefix="llmbench-catch-") as folder:
+                work = Path(folder)
+                (work / "test").mkdir()
+                for source in sources:
+                    if source.is_file():
+                        shutil.copyfile(source, work / "test" / source.name)
+                done = sandbox.run(
+                    ["c++", "-std=c++17", "-g", "-c", MAIN, "-o", "main.o"],
+                    work,
+                    timeout=600.0,
+                    memory_mb=MEMORY_MB,
+                    processes=PROCESS_LIMIT,
+                    runs_answer_code=False,
+                )
+                built = work / "main.o"
+                _MAINS[digest] = built.read_bytes() if done.returncode == 0 else None
+        return _MAINS[digest]
 
 
 def hidden(
@@ -81,7 +116,7 @@ def hidden(
             timeout=max(1.0, deadline - time.monotonic()),
             memory_mb=MEMORY_MB,
             processes=processes or PROCESS_LIMIT,
-            protect=[workspace / HIDDEN, *(workspace / p for p in placed)],
+            protect=[workspace / HIDDEN, own / "tests-main.o", *(workspace / p for p in placed)],
         )
 
     for command in (

@@ -25,11 +25,13 @@ import secrets
 import shutil
 import time
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
+from .jsreport import read_options
+from .junit_options import OPTIONS, JUnitOptions, jars
 from .outcome import Run
 from .workspace import HIDDEN
 
@@ -47,17 +49,12 @@ OPTIONAL = ("byte-buddy-agent.jar", "assertj-core.jar", "hamcrest.jar")
 DEBIAN = "junit5 libmockito-java libgeronimo-ejb-3.2-spec-java libgeronimo-jpa-2.0-spec-java"
 # (AssertJ and Hamcrest: libassertj-core-java, libhamcrest-java)
 LAUNCHER = "org.junit.platform.console.ConsoleLauncher"
-# One short-lived JVM: the client compiler only and the serial collector start fastest
-# (javac 2.0 s instead of 4.5 s on the LegacyEJBService suite); the heap is capped so the
-# sandbox's RLIMIT_DATA (which counts the committed heap) holds it.
-JVM_FLAGS = (
-    "-XX:TieredStopAtLevel=1",
-    "-XX:+UseSerialGC",
-    "-Xms64m",
-    "-Xmx512m",
-    "-Xss1m",
-    "-XX:-UsePerfData",
-)
+# javac: a short-lived JVM, fastest with the client compiler only (2.0 s instead of 4.5 s
+# on the LegacyEJBService suite). The tests' JVM keeps tiered compilation: a suite that
+# computes much runs several times slower on C1 alone. Both use the serial collector and
+# a capped heap, so the sandbox's RLIMIT_DATA (which counts the committed heap) holds it.
+JVM_FLAGS = ("-XX:+UseSerialGC", "-Xms64m", "-Xmx512m", "-Xss1m", "-XX:-UsePerfData")
+JAVAC_FLAGS = ("-XX:TieredStopAtLevel=1", *JVM_FLAGS)
 MEMORY_MB = 1024  # RLIMIT_DATA: the LegacyEJBService suite fails at 384, runs at 512
 MAX_REPORT_BYTES = 5_000_000
 MAX_ERROR_LINES = 6
@@ -237,14 +234,27 @@ def _sandboxed(
 
 
 def run_junit(
-    workspace: Path, tests: list[str], timeout_s: float, what: str, processes: int | None = None
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    what: str,
+    processes: int | None = None,
+    options: JUnitOptions | None = None,
 ) -> Run:
     """Compile src/main/java with `tests` (workspace-relative .java files) and run the
-    test classes they declare in one JVM; `what` names the tests in a compile error."""
+    test classes they declare in one JVM; `what` names the tests in a compile error.
+    `options`: the scenario's extra jars and JVM options (junit_options.py)."""
     started = time.monotonic()
     tools = toolchain()
     if isinstance(tools, str):
         return Run.broken(tools)
+    options = options or JUnitOptions()
+    extra, absent = jars(options, library_dirs())
+    if absent:
+        return Run.broken(
+            f"{OPTIONS} of the hidden tests: classpath: not found: {', '.join(absent)}"
+        )
+    tools = replace(tools, jars=(*tools.jars, *extra))
     if not tests:
         return Run.broken(f"{what}: no .java test file")
     work = workspace / f".llmbench-junit-{secrets.token_hex(4)}"
@@ -257,7 +267,7 @@ def run_junit(
         *sorted({*_main_sources(workspace), *tests}), *support,
     ]  # fmt: skip
     (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
-    javac = [tools.javac, *(f"-J{flag}" for flag in JVM_FLAGS), f"@{work.name}/javac.args"]
+    javac = [tools.javac, *(f"-J{flag}" for flag in JAVAC_FLAGS), f"@{work.name}/javac.args"]
     env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
     compiled = _sandboxed(javac, workspace, timeout_s, env, tools, processes)
     if compiled.returncode != 0:
@@ -270,7 +280,7 @@ def run_junit(
     if not selected:
         return Run.broken(f"{what}: no class named after its file among {len(tests)} .java files")
     java = [
-        tools.java, *JVM_FLAGS, f"-Djava.io.tmpdir={work.name}/tmp",
+        tools.java, *JVM_FLAGS, *options.jvmOptions, f"-Djava.io.tmpdir={work.name}/tmp",
         "-cp", _classpath(workspace, classes, tools.jars), LAUNCHER,
         "--disable-banner", "--disable-ansi-colors", "--details=none",
         "--include-classname=.*", f"--reports-dir={reports}",
@@ -295,7 +305,11 @@ def hidden(workspace: Path, hidden: Path, timeout_s: float, *, processes: int | 
         for p in hidden.rglob("*.java")
         if p.is_file() and not p.is_symlink()
     )
-    return run_junit(workspace, tests, timeout_s, "the hidden tests", processes)
+    try:
+        options = read_options(hidden / OPTIONS, JUnitOptions)
+    except ValueError as exc:
+        return Run.broken(str(exc))
+    return run_junit(workspace, tests, timeout_s, "the hidden tests", processes, options)
 
 
 def mockito5_compatible(source: str) -> str:

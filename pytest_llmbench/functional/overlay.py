@@ -12,8 +12,8 @@ from pathlib import Path
 
 from .workspace import HARNESS
 
-# The runners' own option files in the hidden folder (jest.json, vitest.json).
-OPTION_FILES = frozenset({"jest.json", "vitest.json"})
+# The runners' own option files in the hidden folder.
+OPTION_FILES = frozenset({"jest.json", "vitest.json", "junit.json"})
 
 
 def overlay(workspace: Path, hidden: Path) -> list[str]:

@@ -5,11 +5,13 @@ editor, invalidator); the prose is `.docs/instructions.md` (and `instructions.ap
 `introduction.md` when present). From them:
 
 - stubs: the solution files, the editor files the code needs (a Java class the tests
-  use, Go's shared definitions) and the build file the tests compile with (go.mod,
-  Cargo.toml): the dataset the model sees and changes;
+  use, Go's shared definitions), the build file the tests compile with (go.mod,
+  Cargo.toml) and the source files the config does not list: the dataset the model sees
+  and changes;
 - hidden tests: the test files, the editor files that are tests (Go's cases_test.go),
-  C++'s `test/` folder (Catch's header and main), each at its path in the exercise, with
-  the skipped tests enabled as Aider's harness does (PREPARE);
+  the unlisted files that are tests or data (C++'s `test/` folder with Catch's header
+  and main, a second Go test file, the texts a JavaScript exercise reads), each at its
+  path in the exercise, with the skipped tests enabled as Aider's harness does (PREPARE);
 - example: the example solution, each file at the solution path it stands for.
 """
 
@@ -31,6 +33,17 @@ DOCS = (".docs/introduction.md", ".docs/instructions.md", ".docs/instructions.ap
 # set-up, gradle, npm and CMake files, is the runner's own).
 BUILD_FILES = ("go.mod", "Cargo.toml")
 CPP_TEST_FOLDER = "test"
+# Files of the exercise folder the config may not list: exercism's own tooling (we build
+# and run with ours) and the folders of its documentation and metadata.
+TOOLING = frozenset(
+    {"CMakeLists.txt", "build.gradle", "gradlew", "gradlew.bat", "package.json",
+     "babel.config.js", ".eslintrc", ".npmrc", ".gitignore", "LICENSE"}
+)  # fmt: skip
+TOOLING_FOLDERS = frozenset({".meta", ".docs", ".approaches", ".articles", "gradle", "benches"})
+SOURCES = {
+    "cpp": (".cpp", ".h", ".hpp"), "go": (".go",), "java": (".java",),
+    "javascript": (".js", ".mjs"), "python": (".py",), "rust": (".rs",),
+}  # fmt: skip
 
 
 def _all_tests_cpp(text: str) -> str:
@@ -104,7 +117,21 @@ def _is_test(lang: str, path: str) -> bool:
         parts.name.endswith("_test.go")
         or parts.parts[0] == CPP_TEST_FOLDER
         or (lang == "java" and "src/test/" in path)
+        or (lang == "rust" and parts.parts[0] == "tests")
     )
+
+
+def _unlisted(folder: Path, listed: set[str]) -> list[str]:
+    """Files of the exercise its config does not list, but for exercism's tooling (an
+    extra source the package needs, a second test file, data the tests read)."""
+    found = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        relative = path.relative_to(folder)
+        if relative.as_posix() in listed or relative.name in TOOLING:
+            continue
+        if not TOOLING_FOLDERS & set(relative.parts[:-1]):
+            found.append(relative.as_posix())
+    return found
 
 
 def solution_path(example: str, examples: list[str], solutions: list[str]) -> str:
@@ -130,12 +157,12 @@ def read_exercise(lang: str, folder: Path) -> Exercise:
         if (folder / path).is_file() and not _is_test(lang, path):
             stubs.setdefault(path, _text(folder / path))
     hidden = [*files["test"], *(p for p in files.get("editor", []) if _is_test(lang, p))]
-    if lang == "cpp" and (folder / CPP_TEST_FOLDER).is_dir():
-        hidden += sorted(
-            p.relative_to(folder).as_posix()
-            for p in (folder / CPP_TEST_FOLDER).rglob("*")
-            if p.is_file()
-        )
+    for path in _unlisted(folder, {p for paths in files.values() for p in paths} | set(stubs)):
+        source = path.endswith(SOURCES[lang]) and not _is_test(lang, path)
+        if source:
+            stubs[path] = _text(folder / path)
+        else:  # tests, and data the tests read: never inlined into the prompt
+            hidden.append(path)
     prepare = PREPARE.get(lang, _unchanged)
     tests = {
         p: prepare(_text(folder / p)) if p in files["test"] else _text(folder / p)

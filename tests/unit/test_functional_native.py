@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.formats.functional import Functional, HiddenFile
-from pytest_llmbench.functional import cargo, cmake, gotest, jest
+from pytest_llmbench.functional import cargo, cmake, gotest, jest, junit
 from pytest_llmbench.functional.cargo import read_output
 from pytest_llmbench.functional.gotest import read_events
 from pytest_llmbench.functional.verify import run_functional
@@ -271,3 +271,48 @@ def test_an_unknown_toolchain_is_one_line(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(shutil, "which", lambda *a, **k: None)
     assert "go is not installed" in (gotest.missing() or "")
     assert "not installed" in (cmake.missing() or "")
+
+
+# --- JUnit: a scenario's jars and JVM options (junit.json) ---------------------------------
+
+JSON_TEST = """import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.json.JSONObject;
+import org.junit.jupiter.api.Test;
+
+class NamesTest {
+    @Test
+    void readsTheName() throws Exception {
+        assertEquals("ada", Names.of(new JSONObject("{\\"name\\": \\"ada\\"}")));
+    }
+
+    @Test
+    void runsWithTheScenariosOptions() {
+        assertEquals("yes", System.getProperty("llmbench.polyglot"));
+    }
+}
+"""
+NAMES = (
+    "import org.json.JSONObject;\n\nclass Names {\n"
+    '    static String of(JSONObject o) throws Exception {\n        return o.getString("name");\n    }\n}\n'
+)
+
+
+def test_junit_options_add_jars_and_jvm_options(tmp_path: Path) -> None:
+    _needs(junit.missing())
+    jar = Path("/usr/share/java/com.android.json.jar")  # Android's org.json API
+    if not jar.is_file():
+        pytest.skip("Debian's libandroid-json-java is not installed")
+    options = '{"classpath": ["com.android.json.jar"], "jvmOptions": ["-Dllmbench.polyglot=yes"]}'
+    answer = {"src/main/java/Names.java": NAMES}
+    ran = _run("junit", {"NamesTest.java": JSON_TEST, "junit.json": options}, answer)
+    assert _statuses(ran) == {
+        "NamesTest.readsTheName": "passed",
+        "NamesTest.runsWithTheScenariosOptions": "passed",
+    }
+    missing = _run(
+        "junit", {"NamesTest.java": JSON_TEST, "junit.json": '{"classpath": ["nope.jar"]}'}, answer
+    )
+    assert missing.error == "junit.json of the hidden tests: classpath: not found: nope.jar"
+    bad = _run("junit", {"NamesTest.java": JSON_TEST, "junit.json": '{"jars": []}'}, answer)
+    assert bad.error and bad.error.startswith("junit.json of the hidden tests: jars:")

@@ -36,7 +36,8 @@ def _clone(root: Path) -> Path:
         {"add-two.js": "export const add = () => {};\n",
          "add-two.spec.js": "import { add } from './add-two';\n"
             "test('a', () => {});\nxtest('b', () => {});\nxit('c', () => {});\n",
-         ".meta/proof.ci.js": "export const add = (a, b) => a + b;\n", "package.json": "{}\n"},
+         ".meta/proof.ci.js": "export const add = (a, b) => a + b;\n", "package.json": "{}\n",
+         "data/poem.txt": "words\n", ".eslintrc": "{}\n"},
         {"solution": ["add-two.js"], "test": ["add-two.spec.js"], "example": [".meta/proof.ci.js"]},
     )  # fmt: skip
     _exercise(
@@ -60,7 +61,8 @@ def _clone(root: Path) -> Path:
         root, "go", "add-two",
         {"add_two.go": "package addtwo\n", "go.mod": "module addtwo\n\ngo 1.18\n",
          "add_two_test.go": "package addtwo\n", "cases_test.go": "package addtwo\n",
-         "defs.go": "package addtwo\n", ".meta/example.go": "package addtwo\n\nfunc Add() {}\n"},
+         "defs.go": "package addtwo\n", ".meta/example.go": "package addtwo\n\nfunc Add() {}\n",
+         "impl.go": "package addtwo\n", "step2_test.go": "package addtwo\n"},
         {"solution": ["add_two.go"], "test": ["add_two_test.go"], "example": [".meta/example.go"],
          "editor": ["cases_test.go", "defs.go"], "invalidator": ["go.mod"]},
     )  # fmt: skip
@@ -92,8 +94,10 @@ def test_files_are_sorted_and_tests_enabled(tmp_path: Path) -> None:
     assert rust.tests["tests/add-two.rs"].count("#[test]") == 2
     assert set(rust.example) == {"src/lib.rs"} and "Cargo.toml" in rust.stubs
     go = read_exercise("go", clone / "go/exercises/practice/add-two")
-    assert set(go.stubs) == {"add_two.go", "defs.go", "go.mod"}
-    assert set(go.tests) == {"add_two_test.go", "cases_test.go"}
+    # files the config does not list: sources to the stubs, tests and data to the hidden
+    assert set(go.stubs) == {"add_two.go", "defs.go", "go.mod", "impl.go"}
+    assert set(go.tests) == {"add_two_test.go", "cases_test.go", "step2_test.go"}
+    assert set(js.tests) == {"add-two.spec.js", "data/poem.txt"}
     cpp = read_exercise("cpp", clone / "cpp/exercises/practice/add-two")
     assert set(cpp.tests) == {"add_two_test.cpp", "test/catch.hpp", "test/tests-main.cpp"}
     assert cpp.tests["add_two_test.cpp"].startswith("#define EXERCISM_RUN_ALL_TESTS")
@@ -134,6 +138,8 @@ def test_import_writes_loadable_scenarios(
         assert all(s.tests == ("*",) for s in scenario.steps_for(dataset))
     java = (out / "scenarios/generation/java_add_two.yaml").read_text(encoding="utf-8")
     assert "processes: 1280" in java and "### src/main/java/Helper.java" in java
+    js_options = out / "scenarios/generation/functional/javascript_add_two/jest.json"
+    assert json.loads(js_options.read_text(encoding="utf-8")) == {"environment": "node"}
     # a second import replaces the first; an unrelated folder is refused
     assert main(["import-polyglot", str(clone), "-o", str(out), "--languages", "go"]) == 0
     assert not (out / "scenarios/generation/java_add_two.yaml").exists()
