@@ -55,7 +55,13 @@ def _errors(outcome: sandbox.Outcome, workspace: Path) -> str:
     if outcome.killed:
         return f"stopped at the {outcome.killed}"
     text = f"{outcome.stdout}\n{outcome.stderr}".replace(f"{workspace.resolve()}/", "")
-    lines = [line.strip() for line in text.splitlines() if "error" in line.lower()]
+    every = [line.strip() for line in text.splitlines() if line.strip()]
+    # a compiler's error lines; CMake's say what is wrong on the line after
+    lines = [
+        f"{line} {every[i + 1]}" if line.startswith("CMake Error") and i + 1 < len(every) else line
+        for i, line in enumerate(every)
+        if "error" in line.lower()
+    ]
     return " | ".join(lines[:MAX_ERROR_LINES])[:800] or f"exit {outcome.returncode}"
 
 
@@ -102,9 +108,13 @@ def hidden(
     build, reports = own / "build", (workspace / OUT / "catch-reports").resolve()
     for folder in (build, reports):
         folder.mkdir(parents=True, exist_ok=True)
+    main = json.dumps(f"{workspace.resolve()}/{MAIN}")
+    if (compiled := _compile_main(hidden_folder)) is not None:
+        (own / "tests-main.o").write_bytes(compiled)
+        main = json.dumps(str(own / "tests-main.o"))
     (own / "CMakeLists.txt").write_text(
         CMAKE_LISTS
-        % {"root": json.dumps(str(workspace.resolve())), "binary": BINARY, "main": MAIN},
+        % {"root": json.dumps(str(workspace.resolve())), "binary": BINARY, "main": main},
         encoding="utf-8",
     )
     deadline = time.monotonic() + timeout_s

@@ -12,7 +12,8 @@ editor, invalidator); the prose is `.docs/instructions.md` (and `instructions.ap
   the unlisted files that are tests or data (C++'s `test/` folder with Catch's header
   and main, a second Go test file, the texts a JavaScript exercise reads), each at its
   path in the exercise, with the skipped tests enabled as Aider's harness does (PREPARE);
-- example: the example solution, each file at the solution path it stands for.
+- example: the example solution, each file at the solution path it stands for (a Rust
+  example's `.meta/Cargo-example.toml` as its Cargo.toml).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ DOCS = (".docs/introduction.md", ".docs/instructions.md", ".docs/instructions.ap
 # set-up, gradle, npm and CMake files, is the runner's own).
 BUILD_FILES = ("go.mod", "Cargo.toml")
 CPP_TEST_FOLDER = "test"
+CARGO_EXAMPLE = ".meta/Cargo-example.toml"  # the manifest of a Rust example that needs crates
 # Files of the exercise folder the config may not list: exercism's own tooling (we build
 # and run with ours) and the folders of its documentation and metadata.
 TOOLING = frozenset(
@@ -164,13 +166,17 @@ def read_exercise(lang: str, folder: Path) -> Exercise:
         else:  # tests, and data the tests read: never inlined into the prompt
             hidden.append(path)
     prepare = PREPARE.get(lang, _unchanged)
+    # the test files, and (but for C++'s Catch folder) the unlisted tests beside them
+    prepared = {*files["test"], *(p for p in hidden if _is_test(lang, p) and lang != "cpp")}
     tests = {
-        p: prepare(_text(folder / p)) if p in files["test"] else _text(folder / p)
+        p: prepare(_text(folder / p)) if p in prepared else _text(folder / p)
         for p in dict.fromkeys(hidden)
     }
     example = {
         solution_path(p, files["example"], solutions): _text(folder / p) for p in files["example"]
     }
+    if (folder / CARGO_EXAMPLE).is_file():  # the example's own dependencies
+        example["Cargo.toml"] = _text(folder / CARGO_EXAMPLE)
     docs = [_text(folder / d).strip() for d in DOCS if (folder / d).is_file()]
     if not docs:
         raise FormatError(folder / DOCS[1], "", "is missing: the exercise has no instructions")

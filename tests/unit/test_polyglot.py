@@ -54,7 +54,9 @@ def _clone(root: Path) -> Path:
         root, "rust", "add-two",
         {"src/lib.rs": "pub fn add() {}\n", "Cargo.toml": "[package]\nname = \"add_two\"\n",
          "tests/add-two.rs": "#[test]\nfn a() {}\n\n#[test]\n#[ignore]\nfn b() {}\n",
-         ".meta/example.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n"},
+         ".meta/example.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n",
+         ".meta/Cargo-example.toml": "[package]\nname = \"add_two\"\n[dependencies]\nrand = \"0.8\"\n",
+         "tests/step_2.rs": "#[test]\n#[ignore]\nfn c() {}\n"},
         {"solution": ["src/lib.rs", "Cargo.toml"], "test": ["tests/add-two.rs"], "example": [".meta/example.rs"]},
     )  # fmt: skip
     _exercise(
@@ -92,7 +94,9 @@ def test_files_are_sorted_and_tests_enabled(tmp_path: Path) -> None:
     rust = read_exercise("rust", clone / "rust/exercises/practice/add-two")
     assert "#[ignore]" not in rust.tests["tests/add-two.rs"]
     assert rust.tests["tests/add-two.rs"].count("#[test]") == 2
-    assert set(rust.example) == {"src/lib.rs"} and "Cargo.toml" in rust.stubs
+    assert "#[ignore]" not in rust.tests["tests/step_2.rs"]  # unlisted tests are prepared too
+    assert set(rust.example) == {"src/lib.rs", "Cargo.toml"} and "Cargo.toml" in rust.stubs
+    assert "rand" in rust.example["Cargo.toml"]  # the example's own manifest
     go = read_exercise("go", clone / "go/exercises/practice/add-two")
     # files the config does not list: sources to the stubs, tests and data to the hidden
     assert set(go.stubs) == {"add_two.go", "defs.go", "go.mod", "impl.go"}
