@@ -254,7 +254,7 @@ def run_junit(
         return Run.broken(
             f"{OPTIONS} of the hidden tests: classpath: not found: {', '.join(absent)}"
         )
-    tools = replace(tools, jars=(*tools.jars, *extra))
+    tools = replace(tools, jars=(*extra, *tools.jars))  # a newer AssertJ the scenario names wins
     if not tests:
         return Run.broken(f"{what}: no .java test file")
     work = workspace / f".llmbench-junit-{secrets.token_hex(4)}"

@@ -4,8 +4,8 @@
     {"classpath": ["com.android.json.jar", "/opt/jars/rxjava-2.2.21.jar"],
      "jvmOptions": ["-Xmx1g", "-XX:TieredStopAtLevel=1"]}
 
-- `classpath`: jars added to the tests' classpath (compiling and running), after the
-  runner's own: a file name is looked for in the runner's library folders
+- `classpath`: jars added to the tests' classpath (compiling and running), before the
+  runner's own (a newer AssertJ than Debian's is the one loaded): a file name is looked for in the runner's library folders
   ($LLMBENCH_JAVA_LIBS or /usr/share/java, where Debian's lib*-java packages put them),
   an absolute path is taken as it is; the folders are readable in the sandbox.
 - `jvmOptions`: options of the JVM that runs the tests, after the runner's own (a later

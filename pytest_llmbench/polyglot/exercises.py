@@ -61,7 +61,7 @@ def _sub(pattern: str, replacement: str) -> Callable[[str], str]:
 # Per language: how a test file is prepared so that every test runs (the skipped ones of
 # exercism's tracks are left for the student to enable one by one).
 PREPARE: dict[str, Callable[[str], str]] = {
-    "javascript": _sub(r"\bx(test|it|describe)\(", r"\1("),
+    "javascript": _sub(r"\b(?:x(test|it|describe)|(test|it|describe)\.skip)\(", r"\1\2("),
     "java": _sub(r"@Disabled(\([^)]*\))?", ""),
     "rust": _sub(r"^[ \t]*#\[ignore(\s*=\s*\"[^\"]*\")?\][ \t]*\n?", ""),
     "cpp": _all_tests_cpp,

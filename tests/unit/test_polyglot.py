@@ -35,7 +35,7 @@ def _clone(root: Path) -> Path:
         root, "javascript", "add-two",
         {"add-two.js": "export const add = () => {};\n",
          "add-two.spec.js": "import { add } from './add-two';\n"
-            "test('a', () => {});\nxtest('b', () => {});\nxit('c', () => {});\n",
+            "test('a', () => {});\nxtest('b', () => {});\nxit('c', () => {});\ntest.skip('d', () => {});\n",
          ".meta/proof.ci.js": "export const add = (a, b) => a + b;\n", "package.json": "{}\n",
          "data/poem.txt": "words\n", ".eslintrc": "{}\n"},
         {"solution": ["add-two.js"], "test": ["add-two.spec.js"], "example": [".meta/proof.ci.js"]},
@@ -85,7 +85,10 @@ def test_files_are_sorted_and_tests_enabled(tmp_path: Path) -> None:
     assert js.key == "javascript_add_two"
     assert set(js.stubs) == {"add-two.js"}  # package.json is the runner's, not the model's
     assert "xtest" not in js.tests["add-two.spec.js"] and "xit(" not in js.tests["add-two.spec.js"]
-    assert js.tests["add-two.spec.js"].count("test(") == 2
+    assert (
+        js.tests["add-two.spec.js"].count("test(") == 3
+        and ".skip" not in js.tests["add-two.spec.js"]
+    )
     assert js.example == {"add-two.js": "export const add = (a, b) => a + b;\n"}
     java = read_exercise("java", clone / "java/exercises/practice/add-two")
     assert set(java.stubs) == {"src/main/java/AddTwo.java", "src/main/java/Given.java"}
