@@ -153,6 +153,8 @@ def hidden(
     )
     tests = read_output(outcome.stdout)
     if not tests and not outcome.killed:
-        why = _build_errors(outcome.stdout, outcome.returncode)
+        why = _build_errors(
+            outcome.stdout.replace(str(workspace.resolve()), "."), outcome.returncode
+        )
         return Run.broken(f"the crate does not build with its tests: {why}")
     return Run.of(tests, outcome)

@@ -121,7 +121,6 @@ def hidden(
     )
     tests, other = read_events(outcome.stdout)
     if not tests and not outcome.killed and outcome.returncode != 0:
-        return Run.broken(
-            f"the package does not build with its tests: {_build_errors(other, outcome)}"
-        )
+        why = _build_errors(other, outcome).replace(str(workspace.resolve()), ".")
+        return Run.broken(f"the package does not build with its tests: {why}")
     return Run.of(tests, outcome)
