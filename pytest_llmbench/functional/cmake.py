@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import tempfile
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from ..toolchain import sandbox
@@ -31,6 +33,8 @@ MEMORY_MB = 2048  # cc1plus on catch.hpp
 PROCESS_LIMIT = 128
 MAX_ERROR_LINES = 6
 BINARY = "exercise-tests"
+# Catch's report of a test that a signal ended (the program stops there).
+_SIGNAL = re.compile(r"^SIG[A-Z]+\b", re.MULTILINE)
 CMAKE_LISTS = """\
 cmake_minimum_required(VERSION 3.13)
 project(llmbench_exercise CXX)
@@ -144,4 +148,10 @@ def hidden(
     tests = [
         t.model_copy(update={"message": t.message.replace(root, "")}) for t in read_reports(reports)
     ]
-    return Run.of(tests, outcome)
+    run = Run.of(tests, outcome)
+    crashed = next((t for t in tests if _SIGNAL.search(t.message)), None)
+    if crashed is not None and run.error is None:  # the tests after it never ran
+        signal = _SIGNAL.search(crashed.message)
+        why = f"the test program crashed in {crashed.name!r} ({signal.group(0) if signal else ''})"
+        return replace(run, error=why)
+    return run

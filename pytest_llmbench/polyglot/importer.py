@@ -53,9 +53,9 @@ RUNNERS: dict[str, tuple[str, float]] = {
 }
 # The runner's options beside the hidden tests: exercism's JavaScript specs need no DOM.
 RUNNER_OPTIONS = {"javascript": {"jest.json": '{"environment": "node"}\n'}}
-# A Java suite that starts a thousand threads (bank-account) needs more than a JVM's
-# usual task limit.
-PROCESSES = {"java": 1280}
+# Suites that start a thousand threads (bank-account in Java and C++) need more than the
+# runners' usual task limit.
+PROCESSES = {"java": 1280, "cpp": 1280}
 FENCES = {**EXTENSION_LANGUAGES, "go": "go", "rs": "rust", "cpp": "cpp", "h": "cpp", "hpp": "cpp"}
 PROMPT = """\
 # Exercise: {name} ({language})

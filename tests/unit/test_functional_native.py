@@ -316,3 +316,13 @@ def test_junit_options_add_jars_and_jvm_options(tmp_path: Path) -> None:
     assert missing.error == "junit.json of the hidden tests: classpath: not found: nope.jar"
     bad = _run("junit", {"NamesTest.java": JSON_TEST, "junit.json": '{"jars": []}'}, answer)
     assert bad.error and bad.error.startswith("junit.json of the hidden tests: jars:")
+
+
+def test_cmake_a_crashing_test_program_is_an_unfinished_run_not_a_forgery() -> None:
+    _needs(cmake.missing())
+    crashes = _run("cmake", _catch(), {
+        "calc.h": CPP_HEADER,
+        "calc.cpp": '#include "calc.h"\n#include <cstdlib>\nint calc::add(int a, int b) { std::abort(); }\n',
+    })  # fmt: skip
+    assert crashes.error and "crashed in 'global.adds small numbers' (SIGABRT)" in crashes.error
+    assert (crashes.rate, crashes.tampered) == (0.0, False)
