@@ -30,6 +30,7 @@ from .workspace import HIDDEN, OUT
 
 MAIN = "test/tests-main.cpp"
 MEMORY_MB = 2048  # cc1plus on catch.hpp
+STACK_KB = 1024  # the tests' stack size, each thread's too
 PROCESS_LIMIT = 128
 MAX_ERROR_LINES = 6
 BINARY = "exercise-tests"
@@ -143,7 +144,10 @@ def hidden(
                 f"the sources do not build with the tests: {_errors(done, workspace)}"
             )
     report = reports / "TEST-catch.xml"
-    outcome = step([str(build / BINARY), "--reporter", "junit", "--out", str(report)])
+    # Threads get the stack size of RLIMIT_STACK (8 MB), and their stacks count against the
+    # memory limit: 1 MB each lets a suite start a thousand threads (bank-account).
+    command = [str(build / BINARY), "--reporter", "junit", "--out", str(report)]
+    outcome = step(["sh", "-c", f'ulimit -s {STACK_KB} && exec "$0" "$@"', *command])
     root = f"{workspace.resolve()}/"
     tests = [
         t.model_copy(update={"message": t.message.replace(root, "")}) for t in read_reports(reports)

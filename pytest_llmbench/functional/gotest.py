@@ -9,7 +9,9 @@ subtests. A package that does not build is one line of the compiler's first erro
 from __future__ import annotations
 
 import json
+import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from ..schema.functional import Status, TestOutcome
@@ -21,6 +23,7 @@ from .workspace import HIDDEN, OUT
 MEMORY_MB = 2048  # RLIMIT_DATA: the compiler and linker of a small package
 PROCESS_LIMIT = 256  # go's build runs compilers side by side, each with its threads
 MAX_ERROR_LINES = 6
+_PANIC = re.compile(r'"Output":"(panic: (?:[^"\\]|\\.)*)')
 _FINAL: dict[str, Status] = {"pass": "passed", "fail": "failed", "skip": "skipped"}
 
 
@@ -123,4 +126,8 @@ def hidden(
     if not tests and not outcome.killed and outcome.returncode != 0:
         why = _build_errors(other, outcome).replace(str(workspace.resolve()), ".")
         return Run.broken(f"the package does not build with its tests: {why}")
-    return Run.of(tests, outcome)
+    run = Run.of(tests, outcome)
+    panic = _PANIC.search(outcome.stdout)  # a test's output event, or the binary's own
+    if panic is not None and run.error is None:  # the tests after it never ran
+        return replace(run, error=f"the test program stopped: {panic.group(1)[:200]}")
+    return run

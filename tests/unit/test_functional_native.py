@@ -326,3 +326,11 @@ def test_cmake_a_crashing_test_program_is_an_unfinished_run_not_a_forgery() -> N
     })  # fmt: skip
     assert crashes.error and "crashed in 'global.adds small numbers' (SIGABRT)" in crashes.error
     assert (crashes.rate, crashes.tampered) == (0.0, False)
+
+
+def test_go_a_panicking_test_binary_is_an_unfinished_run_not_a_forgery() -> None:
+    _needs(gotest.missing())
+    panics = 'package calc\n\nfunc Add(a, b int) int { panic("Please implement Add") }\n'
+    result = _run("go", {"calc_test.go": GO_TEST}, {"go.mod": GO_MOD, "calc.go": panics})
+    assert result.error and "panic: Please implement Add" in result.error
+    assert (result.rate, result.tampered) == (0.0, False)
