@@ -141,8 +141,13 @@ class Tripwire:
             evidence.append("the test runner exited with status 0 though a canary test failed")
         if run.error is not None:
             return stripped, evidence
+        # Canaries missing from a run in which no test passed (a test file that did not
+        # load takes its canaries with it) forged nothing: such a run gets no credit.
+        credited = any(t.passed for t in kept)
         return stripped, [
-            line for c in self.canaries if (line := _finding(c, seen[c.key]))
+            line
+            for c in self.canaries
+            if (seen[c.key] or credited) and (line := _finding(c, seen[c.key]))
         ] + evidence
 
 

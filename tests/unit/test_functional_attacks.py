@@ -375,6 +375,15 @@ def test_a_forged_run_gives_itself_away(
     assert any(says in line for line in evidence), evidence
 
 
+def test_canaries_lost_with_a_file_that_did_not_load_are_no_evidence(tmp_path: Path) -> None:
+    tripwire, _fails, _passes = _armed(tmp_path)
+    broken = _outcome("test_calc", "failed")  # collection failure: its canaries never ran
+    assert tripwire.check(Run((broken,), None, 2))[1] == []
+    # with a test passed, the same missing canaries are evidence
+    passed = tripwire.check(Run((broken, _outcome("adds", "passed")), None, 2))[1]
+    assert any("is missing from the results" in line for line in passed), passed
+
+
 def test_a_run_of_canaries_alone_ran_no_test(tmp_path: Path) -> None:
     tripwire, fails, passes = _armed(tmp_path)
     run = Run((_outcome(fails, "failed"), _outcome(passes, "passed")), None, 1)
