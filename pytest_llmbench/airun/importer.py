@@ -90,15 +90,16 @@ def check_outside_checkout(out: Path) -> None:
         )
 
 
-def check_output(out: Path) -> None:
-    """OUT must be outside our repository, and empty or an earlier import's folder."""
+def check_output(out: Path, marker: str = MARKER) -> None:
+    """OUT must be outside our repository, and empty or an earlier import's folder (one
+    holding `marker`, that import's summary)."""
     check_outside_checkout(out)
     resolved = out.resolve()
-    if resolved.is_dir() and any(resolved.iterdir()) and not (resolved / MARKER).is_file():
+    if resolved.is_dir() and any(resolved.iterdir()) and not (resolved / marker).is_file():
         raise FormatError(
             out,
             "",
-            f"is not empty and holds no {MARKER}; give an empty or new folder "
+            f"is not empty and holds no {marker}; give an empty or new folder "
             "(an earlier import's folder is replaced)",
         )
 

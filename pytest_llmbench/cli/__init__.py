@@ -30,6 +30,7 @@ COMMANDS: tuple[str, ...] = (
     "history",
     "power",
     "airun",
+    "polyglot",
     "view",
 )
 

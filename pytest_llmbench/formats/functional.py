@@ -2,7 +2,8 @@
 
     functional:
       ToDoApp_ReactJS:            # a dataset of the scenario, or "none"
-        runner: node              # node (node:test + the jsdom harness), junit, vitest
+        runner: node              # node (node:test + the jsdom harness), junit, vitest,
+                                  # jest, pytest, go, cargo, cmake
         tests: functional/UpdateReact/ToDoApp_ReactJS   # folder, relative to the scenario file
         support: [functional/shared/todo.mjs]           # more files copied beside the tests
         mode: acceptance          # acceptance: the hidden tests run on dataset + answer
@@ -35,7 +36,7 @@ MAX_TEST_BYTES = 2_000_000
 
 class FunctionalSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    runner: Literal["node", "junit", "vitest", "jest", "pytest"] = "node"
+    runner: Literal["node", "junit", "vitest", "jest", "pytest", "go", "cargo", "cmake"] = "node"
     mode: Literal["acceptance", "mutation"] = "acceptance"
     tests: str = Field(min_length=1)
     support: list[str] = []

@@ -184,6 +184,6 @@ class JsRunner:
             suite.processes,
             env=env,
             reads=[modules],
-            protect=[workspace / self.own],
+            protect=[workspace / self.own, *(workspace / p for p in suite.protect)],
         )
         return finish(workspace / OUT / self.report, workspace, outcome)

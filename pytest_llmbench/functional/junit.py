@@ -25,11 +25,13 @@ import secrets
 import shutil
 import time
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
+from .jsreport import read_options
+from .junit_options import OPTIONS, JUnitOptions, jars
 from .launch import RunnerSandbox
 from .outcome import Run, SuiteRun
 
@@ -47,17 +49,12 @@ OPTIONAL = ("byte-buddy-agent.jar", "assertj-core.jar", "hamcrest.jar")
 DEBIAN = "junit5 libmockito-java libgeronimo-ejb-3.2-spec-java libgeronimo-jpa-2.0-spec-java"
 # (AssertJ and Hamcrest: libassertj-core-java, libhamcrest-java)
 LAUNCHER = "org.junit.platform.console.ConsoleLauncher"
-# One short-lived JVM: the client compiler only and the serial collector start fastest
-# (javac 2.0 s instead of 4.5 s on the LegacyEJBService suite); the heap is capped so the
-# sandbox's RLIMIT_DATA (which counts the committed heap) holds it.
-JVM_FLAGS = (
-    "-XX:TieredStopAtLevel=1",
-    "-XX:+UseSerialGC",
-    "-Xms64m",
-    "-Xmx512m",
-    "-Xss1m",
-    "-XX:-UsePerfData",
-)
+# javac: a short-lived JVM, fastest with the client compiler only (2.0 s instead of 4.5 s
+# on the LegacyEJBService suite). The tests' JVM keeps tiered compilation: a suite that
+# computes much runs several times slower on C1 alone. Both use the serial collector and
+# a capped heap, so the sandbox's RLIMIT_DATA (which counts the committed heap) holds it.
+JVM_FLAGS = ("-XX:+UseSerialGC", "-Xms64m", "-Xmx512m", "-Xss1m", "-XX:-UsePerfData")
+JAVAC_FLAGS = ("-XX:TieredStopAtLevel=1", *JVM_FLAGS)
 # RLIMIT_DATA: the LegacyEJBService suite fails at 384 MB, runs at 512; a JVM's threads count
 SANDBOX = RunnerSandbox(memory_mb=1024, processes=sandbox.JVM_PROCESS_LIMIT)
 MAX_REPORT_BYTES = 5_000_000
@@ -224,14 +221,27 @@ def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
 
 
 def run_junit(
-    workspace: Path, tests: list[str], timeout_s: float, what: str, processes: int | None = None
+    workspace: Path,
+    tests: list[str],
+    timeout_s: float,
+    what: str,
+    processes: int | None = None,
+    options: JUnitOptions | None = None,
 ) -> Run:
     """Compile src/main/java with `tests` (workspace-relative .java files) and run the
-    test classes they declare in one JVM; `what` names the tests in a compile error."""
+    test classes they declare in one JVM; `what` names the tests in a compile error.
+    `options`: the scenario's extra jars and JVM options (junit_options.py)."""
     started = time.monotonic()
     tools = toolchain()
     if isinstance(tools, str):
         return Run.broken(tools)
+    options = options or JUnitOptions()
+    extra, absent = jars(options, library_dirs())
+    if absent:
+        return Run.broken(
+            f"{OPTIONS} of the hidden tests: classpath: not found: {', '.join(absent)}"
+        )
+    tools = replace(tools, jars=(*extra, *tools.jars))  # a newer AssertJ the scenario names wins
     if not tests:
         return Run.broken(f"{what}: no .java test file")
     work = workspace / f".llmbench-junit-{secrets.token_hex(4)}"
@@ -244,7 +254,7 @@ def run_junit(
         *sorted({*_main_sources(workspace), *tests}), *support,
     ]  # fmt: skip
     (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
-    javac = [tools.javac, *(f"-J{flag}" for flag in JVM_FLAGS), f"@{work.name}/javac.args"]
+    javac = [tools.javac, *(f"-J{flag}" for flag in JAVAC_FLAGS), f"@{work.name}/javac.args"]
     env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
     reads = [SUPPORT, *sorted({jar.parent for jar in tools.jars})]
     compiled = SANDBOX.run(javac, workspace, timeout_s, processes, env=env, reads=reads)
@@ -258,7 +268,7 @@ def run_junit(
     if not selected:
         return Run.broken(f"{what}: no class named after its file among {len(tests)} .java files")
     java = [
-        tools.java, *JVM_FLAGS, f"-Djava.io.tmpdir={work.name}/tmp",
+        tools.java, *JVM_FLAGS, *options.jvmOptions, f"-Djava.io.tmpdir={work.name}/tmp",
         "-cp", _classpath(workspace, classes, tools.jars), LAUNCHER,
         "--disable-banner", "--disable-ansi-colors", "--details=none",
         "--include-classname=.*", f"--reports-dir={reports}",
@@ -283,7 +293,11 @@ def hidden(workspace: Path, hidden: Path, timeout_s: float, *, processes: int | 
         for p in hidden.rglob("*.java")
         if p.is_file() and not p.is_symlink()
     )
-    return run_junit(workspace, tests, timeout_s, "the hidden tests", processes)
+    try:
+        options = read_options(hidden / OPTIONS, JUnitOptions)
+    except ValueError as exc:
+        return Run.broken(str(exc))
+    return run_junit(workspace, tests, timeout_s, "the hidden tests", processes, options)
 
 
 def mockito5_compatible(source: str) -> str:

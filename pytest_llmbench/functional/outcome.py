@@ -23,6 +23,9 @@ class SuiteRun:
     timeout_s: float
     canaries: str | None = None
     processes: int | None = None
+    # workspace-relative files the run may read but not change (hidden specs laid over
+    # the workspace: jest_hidden.py)
+    protect: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ A path is reserved when
 - its name is `conftest.py`, `sitecustomize.py`, `usercustomize.py`, `pytest.py` or
   `junit-platform.properties`, or ends with `.pth` or `.pyc` (code Python or pytest
   imports before the tests, or a JUnit platform setting);
-- any of its parts is `_pytest` or `pluggy` (pytest's own packages), or it lies under
+- any of its parts is `_pytest` or `pluggy` (pytest's own packages) or `.cargo` (Cargo's
+  configuration, which can name the program that runs the tests), or it lies under
   `META-INF/services` (ServiceLoader: JUnit listeners and extensions), or under
   `org/junit`, `org/opentest4j` or `org/apiguardian` anywhere in it (sources or classes
   that would stand in for JUnit's, e.g. `src/main/java/org/junit/jupiter/api/Assertions.java`).
@@ -37,7 +38,7 @@ _NAMES = frozenset(
     }
 )
 _SUFFIXES = (".pth", ".pyc")
-_PARTS = frozenset({"node_modules", "_pytest", "pluggy"})
+_PARTS = frozenset({"node_modules", "_pytest", "pluggy", ".cargo"})
 _TREES = (("META-INF", "services"), ("org", "junit"), ("org", "opentest4j"), ("org", "apiguardian"))
 _JAVA_PACKAGES = [list(tree) for tree in _TREES[1:]]
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)

@@ -3,8 +3,10 @@
 Each run gets canaries with random names and random contents, written like the ordinary
 tests of its runner: some that must fail (an expectation that cannot hold) and some that
 must pass. They go where the answer's code runs: appended to each hidden test file
-(node's `*.test.mjs` with imports under random aliases, pytest's test modules), a
-generated test class compiled and run in the same JVM (JUnit), or, for an answer's own
+(node's `*.test.mjs` with imports under random aliases, pytest's test modules, Cargo's
+`tests/*.rs`, Catch's `*_test.cpp`), a generated test class compiled and run in the same
+JVM (JUnit), a test file of the hidden tests' package (Go), a spec file beside the hidden
+specs (Jest), or, for an answer's own
 tests (mutation mode), a test file of random name added to the run. The answer cannot
 know them before the run, so code that forges outcomes (reports everything passed, turns
 failures into skips, exits early with status 0, rewrites the report) gives itself away:
@@ -22,20 +24,32 @@ any case, so they are never listed nor counted.
 
 from __future__ import annotations
 
-import secrets
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..schema.functional import TestOutcome
+from .canary_code import (
+    NOUNS,
+    RANDOM,
+    WORDS,
+    Case,
+    catch_block,
+    class_name,
+    go_file,
+    go_name,
+    java_class,
+    js_file,
+    node_block,
+    pair,
+    python_block,
+    rust_block,
+)
 from .outcome import Run
 from .pytest_runner import is_test_file
 
-_RANDOM = secrets.SystemRandom()
-_VERBS = ("totals", "keeps", "counts", "orders", "joins", "merges", "lists", "formats", "picks")
-_NOUNS = ("items", "rows", "entries", "labels", "values", "tags", "lines", "scores", "names")
-_WORDS = ("alpha", "amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "haze",
-          "iris", "jade", "kite", "lumen", "maple", "noble", "onyx", "pearl", "quill")  # fmt: skip
+_GO_PACKAGE = re.compile(r"^package\s+(\w+)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -45,129 +59,6 @@ class Canary:
     # The name the runner gives its whole file when the file fails before its tests run
     # (pytest: a module that cannot be collected), or "" where no such failure exists.
     home: str = ""
-
-
-@dataclass(frozen=True)
-class Case:
-    """One canary's parts: the values it checks, in any language."""
-
-    title: str  # words and a number, e.g. "totals 4 rows of cedar 5831"
-    numbers: tuple[int, ...]
-    words: tuple[str, ...]
-    kind: str  # "sum", "max" or "join"
-    fails: bool
-    delta: int  # how far a must-fail canary's expected number is off
-
-    @property
-    def snake(self) -> str:
-        return "_".join(self.title.split())
-
-    @property
-    def camel(self) -> str:
-        first, *rest = self.title.split()
-        return first + "".join(w.capitalize() for w in rest)
-
-    def expected(self) -> int | str:
-        """What the expression computes, or (must-fail) a value it cannot."""
-        if self.kind == "join":
-            joined = "-".join(w.upper() for w in self.words)
-            return "-".join(w.upper() for w in reversed(self.words)) if self.fails else joined
-        value = sum(self.numbers) if self.kind == "sum" else max(self.numbers)
-        return value + self.delta if self.fails else value
-
-
-def _case(fails: bool) -> Case:
-    count = _RANDOM.randint(3, 5)
-    numbers = tuple(_RANDOM.randint(2, 99) for _ in range(count))
-    words = tuple(_RANDOM.sample(_WORDS, 3))
-    kind = _RANDOM.choice(("sum", "max", "join"))
-    number = _RANDOM.randint(1000, 99999)
-    title = f"{_RANDOM.choice(_VERBS)} {count} {_RANDOM.choice(_NOUNS)} of {words[0]} {number}"
-    return Case(title, numbers, words, kind, fails, _RANDOM.randint(1, 9))
-
-
-def _pair() -> list[Case]:
-    cases = [_case(True), _case(False)]
-    _RANDOM.shuffle(cases)
-    return cases
-
-
-# --- the canaries in each language ------------------------------------------------------
-
-
-def _js_check(case: Case, expect: str) -> str:
-    numbers = ", ".join(map(str, case.numbers))
-    if case.kind == "sum":
-        actual = f"[{numbers}].reduce((total, n) => total + n, 0)"
-    elif case.kind == "max":
-        actual = f"Math.max(...[{numbers}])"
-    else:
-        words = ", ".join(f"'{w}'" for w in case.words)
-        actual = f"[{words}].map((word) => word.toUpperCase()).join('-')"
-    return expect % {"actual": actual, "expected": repr(case.expected())}
-
-
-def _js_tests(cases: list[Case], test: str, expect: str) -> str:
-    return "".join(
-        f"\n{test}('{c.title}', () => {{\n  {_js_check(c, expect)};\n}});\n" for c in cases
-    )
-
-
-def node_block(cases: list[Case]) -> str:
-    """Canaries appended to a `*.test.mjs` (imports are hoisted in a module)."""
-    alias = f"{_RANDOM.choice(_WORDS)}{_RANDOM.randint(100, 999)}"
-    head = (
-        f"\nimport {{ test as test_{alias} }} from 'node:test';\n"
-        f"import assert_{alias} from 'node:assert/strict';\n"
-    )
-    check = f"assert_{alias}.deepEqual(%(actual)s, %(expected)s)"
-    return head + _js_tests(cases, f"test_{alias}", check)
-
-
-def js_file(cases: list[Case]) -> str:
-    """A canary test file for Vitest (globals) or Jest."""
-    return _js_tests(cases, "test", "expect(%(actual)s).toEqual(%(expected)s)").lstrip()
-
-
-def python_block(cases: list[Case]) -> str:
-    """Canary test functions appended to a pytest module."""
-    blocks = []
-    for case in cases:
-        if case.kind == "join":
-            actual = f'"-".join(word.upper() for word in {list(case.words)!r})'
-        else:
-            actual = f"{case.kind}({list(case.numbers)!r})"
-        blocks.append(f"\n\ndef test_{case.snake}():\n    assert {actual} == {case.expected()!r}\n")
-    return "".join(blocks)
-
-
-def java_class(name: str, cases: list[Case]) -> str:
-    """A JUnit 5 test class (default package) holding the canaries as methods."""
-    methods = []
-    for case in cases:
-        numbers = ", ".join(map(str, case.numbers))
-        if case.kind == "join":
-            words = ", ".join(f'"{w}"' for w in case.words)
-            actual = f'String.join("-", java.util.List.of({words})).toUpperCase()'
-            expected = f'"{case.expected()}"'
-        else:
-            stream = f"java.util.stream.IntStream.of({numbers})"
-            actual = f"{stream}.sum()" if case.kind == "sum" else f"{stream}.max().getAsInt()"
-            expected = str(case.expected())
-        methods.append(
-            f"    @Test\n    void {case.camel}() {{\n"
-            f"        assertEquals({expected}, {actual});\n    }}\n"
-        )
-    return (
-        "import org.junit.jupiter.api.Test;\n\n"
-        "import static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
-        f"class {name} {{\n" + "\n".join(methods) + "}\n"
-    )
-
-
-def _class_name() -> str:
-    first, second = _RANDOM.sample(_WORDS, 2)
-    return f"{first.capitalize()}{second.capitalize()}{_RANDOM.randint(100, 99999)}Test"
 
 
 # --- one run's tripwire ----------------------------------------------------------------
@@ -183,18 +74,36 @@ class Tripwire:
         self.canaries.extend(Canary(key(c), c.fails, home) for c in cases)
 
     def append_node(self, test_file: Path) -> None:
-        cases = _pair()
+        cases = pair()
         _append(test_file, node_block(cases))
         self._add(cases, lambda c: c.title)
 
     def append_python(self, test_file: Path) -> None:
-        cases = _pair()
+        cases = pair()
         _append(test_file, python_block(cases))
         self._add(cases, lambda c: f".test_{c.snake}", test_file.stem)
 
+    def append_rust(self, test_file: Path) -> None:
+        cases = pair()
+        _append(test_file, rust_block(cases))
+        self._add(cases, lambda c: f"::{c.snake}")
+
+    def append_catch(self, test_file: Path) -> None:
+        cases = pair()
+        _append(test_file, catch_block(cases))
+        self._add(cases, lambda c: f".{c.title}")
+
+    def go_file(self, folder: Path, package: str) -> Path:
+        """A canary test file of `package` and random name written into `folder`."""
+        cases = pair()
+        path = folder / f"{RANDOM.choice(NOUNS)}_{RANDOM.randint(10, 9999)}_test.go"
+        path.write_text(go_file(package, cases), encoding="utf-8")
+        self._add(cases, go_name)
+        return path
+
     def java_file(self, folder: Path) -> Path:
         """A canary class written into `folder`; its path."""
-        cases, name = _pair(), _class_name()
+        cases, name = pair(), class_name()
         path = folder / f"{name}.java"
         path.write_text(java_class(name, cases), encoding="utf-8")
         self._add(cases, lambda c: f"{name}.{c.camel}")
@@ -202,8 +111,8 @@ class Tripwire:
 
     def js_file(self, folder: Path, suffix: str) -> Path:
         """A canary test file of random name written into `folder`; its path."""
-        cases = _pair()
-        name = f"{_RANDOM.choice(_NOUNS)}-{_RANDOM.choice(_WORDS)}{_RANDOM.randint(10, 9999)}"
+        cases = pair()
+        name = f"{RANDOM.choice(NOUNS)}-{RANDOM.choice(WORDS)}{RANDOM.randint(10, 9999)}"
         path = folder / f"{name}.test{suffix}"
         path.write_text(js_file(cases), encoding="utf-8")
         self._add(cases, lambda c: f" > {c.title}")
@@ -211,7 +120,7 @@ class Tripwire:
 
     def python_file(self, folder: Path) -> Path:
         """A canary test module of random name written into `folder`; its path."""
-        path = folder / f"test_{_RANDOM.choice(_NOUNS)}_{_RANDOM.randint(10, 9999)}.py"
+        path = folder / f"test_{RANDOM.choice(NOUNS)}_{RANDOM.randint(10, 9999)}.py"
         path.write_text("", encoding="utf-8")
         self.append_python(path)
         return path
@@ -237,10 +146,14 @@ class Tripwire:
             evidence.append("the test runner exited with status 0 though a canary test failed")
         if run.error is not None:
             return stripped, evidence
+        # Canaries missing from a run in which no test passed (a test file that did not
+        # load takes its canaries with it) forged nothing: such a run gets no credit.
+        credited = any(t.passed for t in kept)
         return stripped, [
             line
             for c in self.canaries
-            if not (c.home and _failed_whole(c.home, kept) and not seen[c.key])
+            if (seen[c.key] or credited)
+            and not (c.home and _failed_whole(c.home, kept) and not seen[c.key])
             and (line := _finding(c, seen[c.key]))
         ] + evidence
 
@@ -285,7 +198,26 @@ def arm_hidden(runner: str, hidden: Path) -> Tripwire:
             tripwire.append_python(path)
     elif runner == "junit" and any(p.suffix == ".java" for p in files):
         tripwire.java_file(hidden)
+    elif runner == "jest":
+        tripwire.js_file(hidden, ".js")
+    elif runner == "cargo":
+        for path in (p for p in files if p.suffix == ".rs" and p.parent.name == "tests"):
+            tripwire.append_rust(path)
+    elif runner == "cmake":
+        for path in (p for p in files if p.name.endswith("_test.cpp")):
+            tripwire.append_catch(path)
+    elif runner == "go" and (package := _go_package(files)):
+        tripwire.go_file(hidden, package)
     return tripwire
+
+
+def _go_package(files: list[Path]) -> str | None:
+    """The package of the hidden Go tests (their first `package` clause)."""
+    for path in (p for p in files if p.name.endswith("_test.go")):
+        found = _GO_PACKAGE.search(path.read_text(encoding="utf-8", errors="replace"))
+        if found:
+            return found.group(1)
+    return None
 
 
 def arm_suite(runner: str, work: Path, tests: list[str]) -> tuple[Tripwire, list[str], str | None]:

@@ -18,7 +18,7 @@ from ..formats.dataset import Dataset
 from ..formats.functional import Functional
 from ..schema.functional import FunctionalResult, acceptance_rate
 from ..toolchain import sandbox
-from . import reserved
+from . import cargo, cmake, gotest, jest_hidden, reserved
 from .jest import missing as jest_missing
 from .junit import hidden as run_junit_hidden
 from .junit import missing as junit_missing
@@ -43,6 +43,10 @@ RUNNERS: dict[str, Runner] = {
     "node": run_node,
     "junit": run_junit_hidden,
     "pytest": run_pytest_hidden,
+    "jest": jest_hidden.hidden,
+    "go": gotest.hidden,
+    "cargo": cargo.hidden,
+    "cmake": cmake.hidden,
 }
 
 
@@ -98,6 +102,9 @@ MISSING: dict[str, Callable[[], str | None]] = {
     "vitest": vitest_missing,
     "jest": jest_missing,
     "pytest": pytest_missing,
+    "go": gotest.missing,
+    "cargo": cargo.missing,
+    "cmake": cmake.missing,
 }
 
 

@@ -33,7 +33,7 @@ class MutantOutcome(BaseModel):
 
 class FunctionalResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    runner: str = Field(description="node, junit, vitest or pytest")
+    runner: str = Field(description="node, junit, vitest, jest, pytest, go, cargo or cmake")
     mode: Literal["acceptance", "mutation"]
     passed: int = Field(
         default=0, description="tests that passed (mutation: on the unchanged dataset)"

@@ -391,13 +391,23 @@ def test_a_module_that_failed_whole_hides_its_canaries_only(tmp_path: Path) -> N
     # the same module reported passed (not failed whole): its canaries' absence is evidence
     _, evidence = tripwire.check(Run((_outcome("test_calc", "passed"), *ran), None, 1))
     assert len(evidence) == 2 and all("is missing from the results" in e for e in evidence)
-    _, evidence = tripwire.check(Run((whole,), None, 1))  # test_more's canaries are missing
+    # test_more's canaries are missing while a test passed
+    _, evidence = tripwire.check(Run((whole, _outcome("test_other.test_x", "passed")), None, 1))
     assert len(evidence) == 2 and all("test_" in e for e in evidence)
     # a forged report: test_calc's tests passed, and a made-up failure of the module
     # stands in for its missing canaries
     forged = (_outcome("test_calc.test_real", "passed"), whole, *ran)
     _, evidence = tripwire.check(Run(forged, None, 1))
     assert len(evidence) == 2 and all("is missing from the results" in e for e in evidence)
+
+
+def test_canaries_lost_with_a_file_that_did_not_load_are_no_evidence(tmp_path: Path) -> None:
+    tripwire, _fails, _passes = _armed(tmp_path)
+    broken = _outcome("test_calc", "failed")  # collection failure: its canaries never ran
+    assert tripwire.check(Run((broken,), None, 2))[1] == []
+    # with a test passed, the same missing canaries are evidence
+    passed = tripwire.check(Run((broken, _outcome("adds", "passed")), None, 2))[1]
+    assert any("is missing from the results" in line for line in passed), passed
 
 
 def test_a_run_of_canaries_alone_ran_no_test(tmp_path: Path) -> None:
@@ -439,6 +449,7 @@ def test_a_mutant_run_that_ran_no_test_kills_nothing_a_time_limit_kills() -> Non
         ("src/.llmbench-out/report.json", True),
         ("node_modules/vitest/index.js", True),
         ("src/node_modules/x.js", True),
+        (".cargo/config.toml", True),  # `target.<triple>.runner` would run the tests
         ("src/calc.py", False),
         ("src/main/java/org/example/Calc.java", False),
         ("tests/test_pytest_helpers.py", False),

@@ -34,6 +34,7 @@ LAYERS: tuple[str, ...] = (
     "fixtures",
     "hookspecs",
     "airun",  # an adapter of the public AIRUN layout: at the edge, nothing below imports it
+    "polyglot",  # an adapter of Aider's polyglot benchmark: at the edge, like airun
     "cli",
     "plugin",
 )
