@@ -29,6 +29,7 @@ from ..errors import FormatError
 from ..formats.dataset import MANIFEST, DatasetIndex
 from ..formats.images import media_type
 from ..formats.scenario import load_scenario
+from ..formats.scenario_yaml import scenario_yaml
 from ..schema.vocabulary import METRICS
 from .criteria import CRITERIA_SETS, FoundCriteria, criteria_root, read_criteria
 from .names import SINGLE_PROMPT, PromptName, map_category, parse_prompt_name, scenario_id
@@ -125,18 +126,6 @@ def prompt_template(text: str) -> tuple[str, str | None]:
     return jinja_literal(text[: tag.start()]) + inline + jinja_literal(
         text[tag.end() :]
     ), tag.group(1)
-
-
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _str)
 
 
 def _datasets(bench: Path, out: Path, summary: Summary) -> dict[str, list[str]]:
@@ -298,7 +287,7 @@ def _import_prompt(run: _Import, lang: str, folder: str, path: Path) -> str | No
     }
     file = target_dir / f"{sid}.yaml"
     file.write_text(
-        yaml.dump(spec, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=10**6),
+        scenario_yaml(spec),
         encoding="utf-8",
     )
     try:

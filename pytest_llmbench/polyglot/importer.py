@@ -28,6 +28,7 @@ from ..errors import FormatError
 from ..formats.codeblocks import EXTENSION_LANGUAGES
 from ..formats.dataset import MANIFEST, DatasetIndex
 from ..formats.scenario import load_scenario
+from ..formats.scenario_yaml import scenario_yaml
 from .exercises import LANGUAGES, Exercise, exercise_folders, read_exercise
 
 MARKER = "polyglot-import.json"  # the summary; its presence lets a later import replace OUT
@@ -93,18 +94,6 @@ class Summary:
         counts = ", ".join(f"{lang} {len(self.scenarios.get(lang, []))}" for lang in LANGUAGES)
         out = [f"exercises imported: {total} ({counts})", f"skipped: {len(self.skipped)}"]
         return out + [f"  skipped {line}" for line in self.skipped]
-
-
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _str)
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -183,13 +172,7 @@ def _import_one(exercise: Exercise, out: Path, index: DatasetIndex) -> None:
     )
     file = scenarios / f"{exercise.key}.yaml"
     file.write_text(
-        yaml.dump(
-            scenario_spec(exercise),
-            Dumper=_Dumper,
-            sort_keys=False,
-            allow_unicode=True,
-            width=10**6,
-        ),
+        scenario_yaml(scenario_spec(exercise)),
         encoding="utf-8",
     )
     try:
