@@ -124,9 +124,9 @@ def _record(row: tuple[object, ...]) -> RunRecord:
 
 
 def runs(cache_dir: Path) -> list[RunRecord]:
-    """Every registered run, oldest first."""
+    """Every registered run, in the order they were registered (times may tie to the second)."""
     with _database(cache_dir, create=False) as db:
-        rows = db.execute(f"SELECT {_COLUMNS} FROM runs ORDER BY created_utc, id").fetchall()
+        rows = db.execute(f"SELECT {_COLUMNS} FROM runs ORDER BY rowid").fetchall()
     return [_record(tuple(row)) for row in rows]
 
 

@@ -66,3 +66,14 @@ def test_history_errors_are_one_line(
     sqlite3.connect(cache / HISTORY).close()  # an empty database: no run yet
     assert main(["history", "--model", "nobody"]) == 2
     assert "--model nobody: in no registered run" in capsys.readouterr().err
+
+
+def test_runs_registered_in_one_second_keep_their_order(tmp_path: Path) -> None:
+    from pytest_llmbench.reporting.history import RunRecord, register
+
+    def record(id_: str, kind: str) -> RunRecord:
+        return RunRecord(id_, "2026-11-27T01:00:00+00:00", kind, None, "/r", "d", (), 0, {})
+
+    register(tmp_path, record("20261127010000-ffffff", "run"))  # ids sort the other way
+    register(tmp_path, record("20261127010000-000000", "merge"))
+    assert [r.kind for r in runs(tmp_path)] == ["run", "merge"]
