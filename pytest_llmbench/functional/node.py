@@ -103,11 +103,16 @@ ESCAPES = "escapes.jsonl"
 
 
 def _noted(path: Path) -> list[str]:
-    """The harness's notes, each as `kind: the string's start`."""
+    """The harness's notes, each as `kind: the string's start`: the first 20 lines of the
+    file's first 64 KB (a link, which the harness never writes, is not followed)."""
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if path.is_symlink():
+            return []
+        with path.open("rb") as notes_file:
+            head = notes_file.read(64_000)
     except OSError:
         return []
+    lines = head.decode("utf-8", errors="replace").splitlines()
     notes = []
     for line in lines[:20]:
         try:

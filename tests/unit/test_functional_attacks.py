@@ -507,3 +507,17 @@ def test_the_scenario_process_limit_is_given_to_the_sandbox(
     )  # fmt: skip
     run_functional(functional, None, [("calc.py", WRONG)])
     assert seen == [sandbox.PROCESS_LIMIT if processes is None else expected]
+
+
+def test_the_harness_notes_are_read_bounded_and_never_through_a_link(tmp_path: Path) -> None:
+    from pytest_llmbench.functional.node import _noted
+
+    secret = tmp_path / "secret.jsonl"
+    secret.write_text('{"kind": "Function", "source": "host secret"}\n')
+    link = tmp_path / "escapes.jsonl"
+    link.symlink_to(secret)
+    assert _noted(link) == []  # a link is not followed: nothing of the host is read
+    huge = tmp_path / "huge.jsonl"
+    line = '{"kind": "eval", "source": "return process"}\n'
+    huge.write_bytes(line.encode() * 200_000 + b"\xff\xfe not utf-8\n")
+    assert _noted(huge) == ["eval: return process"] * 20
