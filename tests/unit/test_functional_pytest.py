@@ -98,7 +98,11 @@ def test_a_hidden_module_skipped_whole_counts_as_not_passed_and_is_no_evidence()
 
 def test_a_run_stopped_at_its_time_limit_lists_the_collected_tests_as_not_run() -> None:
     waits = "import time\n\ndef test_first():\n    pass\n\ndef test_waits():\n    time.sleep(600)\n"
-    functional = Functional("pytest", "acceptance", "empty", 3.0, (HiddenFile("test_w.py", waits),))
+    # a limit pytest reaches its tests within even on a loaded machine; the test waits longer
+    limit = 15.0
+    functional = Functional(
+        "pytest", "acceptance", "empty", limit, (HiddenFile("test_w.py", waits),)
+    )
     result = run_functional(functional, None, [])
     assert result.error == "the test run was stopped at the time limit"
     assert [(t.name, t.status, t.passed) for t in result.tests] == [
