@@ -43,7 +43,12 @@ class Mine(Model):
         calls = (log.read_text() if log.exists() else "") + self.name + "\\n"
         log.write_text(calls)
         behaviour = (HERE / "behaviour.txt").read_text().strip() if (HERE / "behaviour.txt").exists() else ""
-        await asyncio.sleep(float((HERE / "delay.txt").read_text()) if (HERE / "delay.txt").exists() else 0)
+        delay = float((HERE / "delay.txt").read_text()) if (HERE / "delay.txt").exists() else 0
+        if (HERE / "fake-clock.txt").exists():  # the engine's clock is the test's fake one
+            from pytest_llmbench.execution import engine
+            engine.clock.advance(delay)
+        else:
+            await asyncio.sleep(delay)
         if behaviour == "raise":
             raise RuntimeError("the deployment is gone")
         bad = behaviour == "bad" or (behaviour == "bad-first" and calls.count(self.name) == 1)
@@ -246,13 +251,30 @@ def _greetings(count: int) -> dict[str, str]:
     }
 
 
+class FakeClock:
+    """The engine's clock in a test: it moves only when the test's model says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def test_reports_of_the_ecosystem_show_the_scores(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from pytest_llmbench.execution import engine
+
     monkeypatch.setenv("COLUMNS", "200")  # room for the reason after the long node id
+    monkeypatch.setattr(engine, "clock", FakeClock())
     write_project(pytester.path, _greetings(2))
     pytester.makeconftest(MODEL_CONFTEST)
     (pytester.path / "delay.txt").write_text("0.4")
+    (pytester.path / "fake-clock.txt").write_text("")
     result = pytester.runpytest(
         "--llm-model=mine/a,llmbench/echo",
         GATE,
@@ -272,11 +294,12 @@ def test_reports_of_the_ecosystem_show_the_scores(
     assert json.loads(props["llmbench"] or "")["model"] == props["model"]
     html = (pytester.path / "report.html").read_text()
     assert "<th>Quality</th>" in html or "&lt;th&gt;Quality&lt;/th&gt;" in html
-    # Each item's own pipeline time: both mine/a items take >= 0.4 s (not only the first,
-    # whose setup used to wait for every pipeline started with it).
+    # Each item's own pipeline time on the engine's (fake) clock, which each mine/a call
+    # moves by 0.4 s: both mine/a items show it (not only the first, whose setup used to
+    # wait for every pipeline started with it).
     durations = [line for line in result.stdout.lines if "setup" in line and "[" in line]
     slow = [float(line.split("s")[0]) for line in durations if "mine/a" in line]
-    assert len(slow) == 2 and min(slow) >= 0.35, durations
+    assert len(slow) == 2 and min(slow) >= 0.4, durations
 
 
 # 8. Fixtures for ordinary tests ---------------------------------------------------------
