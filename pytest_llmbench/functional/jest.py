@@ -46,6 +46,7 @@ TREE = Path(__file__).resolve().parents[2] / "runners" / "jest-react16" / "node_
 OWN = ".llmbench-jest"
 OPTIONS = "jest.json"
 RESULTS = "results.jsonl"  # our reporter's, in OUT
+CACHE = f"{OUT}/cache"  # Jest's transform cache, keyed by each file's text and our config
 SUFFIXES = (".js", ".jsx", ".mjs", ".cjs")
 
 
@@ -107,7 +108,7 @@ module.exports = {
     '\\\\.(png|jpe?g|gif|svg|webp|ico|bmp|woff2?)$': '<rootDir>/%(own)s/stub.js',
   },
   setupFilesAfterEnv: %(setup)s,
-  cacheDirectory: '<rootDir>/%(output)s/cache',
+  cacheDirectory: '<rootDir>/%(cache)s',
   testPathIgnorePatterns: ['/node_modules/'],
   watchman: false,
   bail: %(bail)s,
@@ -158,7 +159,7 @@ def write_config(
             "root": json.dumps(str(workspace.resolve())),
             "environment": json.dumps(environment),
             "own": OWN,
-            "output": OUT,
+            "cache": CACHE,
             "setup": json.dumps(setups),
             "bail": 2 if canaries else 0,  # the canary file's failure, then the first other
             "out": json.dumps(str(workspace.resolve() / OUT / RESULTS)),
@@ -196,6 +197,7 @@ JEST = JsRunner(
     report=RESULTS,
     modules=modules_dir,
     command=_command,
+    cache=CACHE,
 )
 missing = JEST.missing
 run = JEST.run

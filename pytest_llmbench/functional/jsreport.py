@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 from ..toolchain.node_packages import node_missing
+from .carry import copy_folder
 from .launch import RunnerSandbox
 from .node import MEMORY_MB
 from .outcome import Run, SuiteRun
@@ -153,6 +154,9 @@ class JsRunner:
     # (workspace, modules, runnable test files, canaries) -> the command, our files written;
     # ValueError naming the scenario's options file and field when they are bad
     command: Callable[[Path, Path, list[str], str | None], list[str]]
+    # its cache folder in the workspace, carried from a suite's first run to the later ones
+    # (SuiteRun.carry), or None
+    cache: str | None = None
 
     def missing(self) -> str | None:
         """Why this machine cannot run the runner's tests, or None."""
@@ -177,6 +181,9 @@ class JsRunner:
         except ValueError as exc:
             return Run.broken(str(exc))
         env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(tmp)}
+        carried = suite.carry / "cache" if suite.carry and self.cache else None
+        if carried is not None and self.cache:
+            copy_folder(carried, workspace / self.cache)
         outcome = SANDBOX.run(
             command,
             workspace,
@@ -186,4 +193,6 @@ class JsRunner:
             reads=[modules],
             protect=[workspace / self.own, *(workspace / p for p in suite.protect)],
         )
+        if carried is not None and self.cache and not carried.exists():
+            copy_folder(workspace / self.cache, carried)
         return finish(workspace / OUT / self.report, workspace, outcome)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
+from . import javac_carry
 from .jsreport import read_options
 from .junit_options import OPTIONS, JUnitOptions, jars
 from .launch import RunnerSandbox
@@ -220,6 +221,44 @@ def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
     return os.pathsep.join([*(str(j) for j in jars), classes, *resources])
 
 
+def _surroundings(tools: Toolchain) -> tuple[dict[str, str], list[Path]]:
+    """The environment javac and java run with, and what they read besides the workspace."""
+    env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
+    return env, [SUPPORT, *sorted({jar.parent for jar in tools.jars})]
+
+
+def _compile(
+    workspace: Path,
+    work: Path,
+    tests: list[str],
+    tools: Toolchain,
+    limits: tuple[float, int | None],
+    carry: Path | None,
+) -> sandbox.Outcome:
+    """javac on src/main/java, `tests` and our support classes into `work`/classes (with
+    a carry folder: only what changed since the suite's first run, javac_carry.py)."""
+    classes = work / "classes"
+    sources = {s: workspace / s for s in sorted({*_main_sources(workspace), *tests})}
+    sources |= {str(p): p for p in sorted(SUPPORT.rglob("*.java"))}
+    todo = None
+    if carry is not None:
+        todo = javac_carry.reuse(carry, classes, sources, set(tests), class_name)
+    compiled_on = [*tools.jars, *([classes] if todo is not None else [])]
+    arguments = [
+        "-d", classes.relative_to(workspace).as_posix(),
+        "-cp", os.pathsep.join(str(j) for j in compiled_on),
+        "--release", "17", "-encoding", "UTF-8", "-nowarn", "-proc:none", "-Xmaxerrs", "20",
+        *(sources if todo is None else todo),
+    ]  # fmt: skip
+    (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
+    javac = [tools.javac, *(f"-J{flag}" for flag in JAVAC_FLAGS), f"@{work.name}/javac.args"]
+    env, reads = _surroundings(tools)
+    compiled = SANDBOX.run(javac, workspace, *limits, env=env, reads=reads)
+    if compiled.returncode == 0 and carry is not None and todo is None:
+        javac_carry.keep(carry, classes, sources)
+    return compiled
+
+
 def run_junit(
     workspace: Path,
     tests: list[str],
@@ -227,10 +266,12 @@ def run_junit(
     what: str,
     processes: int | None = None,
     options: JUnitOptions | None = None,
+    carry: Path | None = None,
 ) -> Run:
     """Compile src/main/java with `tests` (workspace-relative .java files) and run the
     test classes they declare in one JVM; `what` names the tests in a compile error.
-    `options`: the scenario's extra jars and JVM options (junit_options.py)."""
+    `options`: the scenario's extra jars and JVM options (junit_options.py). `carry`: a
+    suite's carry folder (javac_carry.py: later runs compile only what changed)."""
     started = time.monotonic()
     tools = toolchain()
     if isinstance(tools, str):
@@ -247,17 +288,8 @@ def run_junit(
     work = workspace / f".llmbench-junit-{secrets.token_hex(4)}"
     (work / "tmp").mkdir(parents=True)
     classes, reports = f"{work.name}/classes", f"{work.name}/reports"
-    support = sorted(str(p) for p in SUPPORT.rglob("*.java"))
-    arguments = [
-        "-d", classes, "-cp", os.pathsep.join(str(j) for j in tools.jars),
-        "--release", "17", "-encoding", "UTF-8", "-nowarn", "-proc:none", "-Xmaxerrs", "20",
-        *sorted({*_main_sources(workspace), *tests}), *support,
-    ]  # fmt: skip
-    (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
-    javac = [tools.javac, *(f"-J{flag}" for flag in JAVAC_FLAGS), f"@{work.name}/javac.args"]
-    env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
-    reads = [SUPPORT, *sorted({jar.parent for jar in tools.jars})]
-    compiled = SANDBOX.run(javac, workspace, timeout_s, processes, env=env, reads=reads)
+    env, reads = _surroundings(tools)
+    compiled = _compile(workspace, work, tests, tools, (timeout_s, processes), carry)
     if compiled.returncode != 0:
         return Run.broken(f"{what} and src/main/java do not compile: {_compile_errors(compiled)}")
     declared = {class_name(_read(workspace / t), t) for t in tests}
@@ -321,4 +353,4 @@ def suite(workspace: Path, run: SuiteRun) -> Run:
         source = _read(workspace / test)
         if (compatible := mockito5_compatible(source)) != source:
             (workspace / test).write_text(compatible, encoding="utf-8")
-    return run_junit(workspace, tests, run.timeout_s, "the tests", run.processes)
+    return run_junit(workspace, tests, run.timeout_s, "the tests", run.processes, carry=run.carry)

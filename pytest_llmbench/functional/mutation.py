@@ -31,6 +31,10 @@ so it runs the canary file first and stops at the first failure after the canari
 canaries have run whenever a run stops early, and a must-pass canary not run is
 evidence of tampering. A canary that fired marks the result tampered, rate 0.
 
+The runs share a carry folder outside the workspace (carry.py): what the clean run built
+that later runs may reuse (Jest's transform cache, JUnit's classes as javac left them),
+each later run getting a copy of its own.
+
 Runners: `SUITES[name](workspace, test_files, timeout_s) -> Run`, test_files being the
 answer's test files to run (`runs_as_test`: not its mocks, snapshots or fixtures; all of
 `src/test/`, where the JUnit runner compiles every class and runs the test classes;
@@ -200,7 +204,8 @@ class Lab:
         work = _fresh(self.root, self.root / "base", changes)
         tripwire, tests, canaries = arm_suite(self.runner, work, self.tests)
         first = canaries if kill else None
-        run = self.suite(work, SuiteRun(tuple(tests), timeout_s, first, self.processes))
+        suite = SuiteRun(tuple(tests), timeout_s, first, self.processes, carry=self.root / "carry")
+        run = self.suite(work, suite)
         run, found = tripwire.check(run)
         self.evidence.extend(line for line in found if line not in self.evidence)
         return run

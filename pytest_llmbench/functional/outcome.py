@@ -26,6 +26,9 @@ class SuiteRun:
     # workspace-relative files the run may read but not change (hidden specs laid over
     # the workspace: jest_hidden.py)
     protect: tuple[str, ...] = ()
+    # the folder the runs of one answer share, outside the workspace (carry.py): the first
+    # run leaves there what later ones reuse; None: every run builds all
+    carry: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,13 @@ small project compiled and run for real (skipped where there is no JDK or no jar
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.functional import junit
-from pytest_llmbench.functional.outcome import SuiteRun
+from pytest_llmbench.functional import javac_carry, junit
+from pytest_llmbench.functional.outcome import Run, SuiteRun
 
 REPORT = """<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="JUnit Jupiter" tests="6" skipped="1" failures="1" errors="1">
@@ -121,7 +122,7 @@ def test_missing_jars_give_one_line_naming_them_and_the_packages(
 ) -> None:
     _jars(tmp_path, ["junit-platform-console-standalone.jar", "byte-buddy.jar"])
     monkeypatch.setenv("LLMBENCH_JAVA_LIBS", str(tmp_path))
-    if junit.shutil.which("javac") is None:
+    if shutil.which("javac") is None:
         pytest.skip("javac is not installed here")
     why = junit.toolchain()
     assert isinstance(why, str) and "\n" not in why
@@ -180,3 +181,82 @@ def test_tests_that_do_not_compile_give_a_broken_run_with_the_error(project: Pat
     assert run.tests == ()
     assert run.error is not None and run.error.startswith("the tests and src/main/java do not")
     assert "CalcTest.java" in run.error and "cannot find symbol" in run.error
+
+
+# A suite's later runs start from the first run's classes (javac_carry.py) ----------------
+
+STATE_TEST = """package demo;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+class StateTest {
+    // A test that leaves a file among the compiled classes and fails when it finds one:
+    // it passes on every run only when no run starts from what a run's tests wrote.
+    @Test void firstToRun() throws Exception {
+        Path classes = Path.of(StateTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path mark = classes.resolve("demo/Mark.class");
+        assertFalse(Files.exists(mark), "a run's tests saw what an earlier run wrote");
+        Files.writeString(mark, "left by the tests");
+    }
+}
+"""
+
+
+def _suite_run(project: Path, tests: tuple[str, ...], carry: Path) -> Run:
+    work = project.parent / "work"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(project, work)
+    return junit.suite(work, SuiteRun(tests, 120, carry=carry))
+
+
+def test_later_runs_reuse_the_classes_javac_left_before_any_test_ran(project: Path) -> None:
+    (project / "src/test/java/demo/StateTest.java").write_text(STATE_TEST, encoding="utf-8")
+    tests = ("src/test/java/demo/CalcTest.java", "src/test/java/demo/StateTest.java")
+    carry = project.parent / "carry"
+    first = _suite_run(project, tests, carry)
+    assert {t.name: t.passed for t in first.tests}["StateTest.firstToRun"]
+    assert (carry / javac_carry.SOURCES).is_file() and not list(carry.rglob("Mark.class"))
+    calc = project / "src/main/java/demo/Calc.java"
+    calc.write_text(CALC.replace("a + b", "a - b"), encoding="utf-8")  # a mutant
+    later = {t.name: t for t in _suite_run(project, tests, carry).tests}
+    assert later["StateTest.firstToRun"].passed  # the tests' mark was not carried
+    assert not later["CalcTest.adds"].passed  # the changed class was compiled again
+    calc.write_text(CALC, encoding="utf-8")
+    again = {t.name: t.passed for t in _suite_run(project, tests, carry).tests}
+    assert again == {
+        "CalcTest.adds": True,
+        "CalcTest.claimsFour": False,
+        "StateTest.firstToRun": True,
+    }
+
+
+def test_what_changed_is_compiled_and_a_touched_constant_compiles_everything(
+    tmp_path: Path,
+) -> None:
+    classes, carry = tmp_path / "classes", tmp_path / "carry"
+    (classes / "demo").mkdir(parents=True)
+    for name in ("Calc", "Canary1", "Canary1$Inner", "Other"):
+        (classes / "demo" / f"{name}.class").write_bytes(b"\xca\xfe")
+    files = {name: tmp_path / name for name in ("Calc.java", "Canary1.java", "T.java")}
+    files["Calc.java"].write_text(CALC)
+    files["Canary1.java"].write_text("package demo;\nclass Canary1 {}\n")
+    files["T.java"].write_text("package demo;\nclass T {}\n")
+    javac_carry.keep(carry, classes, files)
+    shutil.rmtree(classes)
+    now = {"Calc.java": files["Calc.java"], "T.java": files["T.java"]}
+    now["Canary2.java"] = tmp_path / "Canary2.java"
+    now["Canary2.java"].write_text("package demo;\nclass Canary2 {}\n")
+    todo = javac_carry.reuse(carry, classes, now, {"T.java"}, junit.class_name)
+    assert todo == ["T.java", "Canary2.java"]  # the tests always, and what is new
+    assert sorted(p.name for p in (classes / "demo").iterdir()) == ["Calc.class", "Other.class"]
+    files["Calc.java"].write_text(CALC.replace("a + b", "a * b"))
+    assert javac_carry.reuse(carry, tmp_path / "c2", now, set(), junit.class_name) == [
+        "Calc.java",
+        "Canary2.java",
+    ]
+    files["Calc.java"].write_text(
+        CALC.replace("{ public int", "{ static final int K = 1; public int")
+    )
+    assert javac_carry.reuse(carry, tmp_path / "c3", now, set(), junit.class_name) is None
+    assert not (tmp_path / "c3").exists()

@@ -397,3 +397,32 @@ def test_make_mutants_explains_its_use() -> None:
         timeout=60,
     )
     assert out.returncode == 0 and "--count" in out.stdout
+
+
+# Passes on the first run only: it leaves a mark where the runner keeps its cache, which
+# the later runs of the suite start from (Jest's is carried: functional/carry.py).
+FIRST_RUN_ONLY = """\
+const fs = require('fs');
+
+test('passes on the first run only', () => {
+  const mark = '.llmbench-out/cache/mark';
+  const seen = fs.existsSync(mark);
+  fs.mkdirSync('.llmbench-out/cache', { recursive: true });
+  fs.writeFileSync(mark, 'run');
+  expect(seen).toBe(false);
+});
+"""
+
+
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_state_carried_from_the_clean_run_kills_nothing_for_credit(
+    tmp_path: Path, runner: str
+) -> None:
+    """Every later run starts from the same copy of what the clean run left, the equivalent
+    mutant's as the mutants': a suite that fails once it sees its own mark fails on the
+    equivalent mutant too, and is marked; it never kills mutants for credit."""
+    functional, dataset = _case(tmp_path, runner)
+    result = run_mutation(functional, dataset, [("src/calc.test.js", FIRST_RUN_ONLY)])
+    assert result.rate == 0.0 and result.passed == 1
+    if runner == "jest":
+        assert result.tampered and "equivalent mutant" in " ".join(result.tamper_evidence)
