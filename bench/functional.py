@@ -4,8 +4,11 @@ dataset unchanged), all at once through the test pool (one slot per core), as a 
 
     python bench/functional.py [--scenarios DIR] [--repeat N] [--only NAME]
 
-Prints per item its rate and seconds, then items per minute over the wall time of the
-whole batch, and the pool size (cores) it ran with.
+Prints per item its rate, its wait-and-run seconds and its own run time, then items per
+minute over the wall time of the whole batch and the pool size (cores) it ran with, then
+per runner: items, their run time split by phase (FunctionalResult.phases: build, tests as
+the runner timed them, start-up as the rest) and, in mutation mode, seconds per mutant
+(the items' run time, clean and equivalent-mutant runs included, over their mutants).
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ sys.path.insert(0, str(REPO))
 from pytest_llmbench.formats.dataset import DatasetIndex  # noqa: E402
 from pytest_llmbench.formats.scenario import NO_DATASET, Scenario, load_scenario  # noqa: E402
 from pytest_llmbench.formats.workspace import answer_workspace  # noqa: E402
+from pytest_llmbench.functional.outcome import add_phases  # noqa: E402
 from pytest_llmbench.functional.verify import verify  # noqa: E402
 from pytest_llmbench.schema.functional import FunctionalResult  # noqa: E402
 
 
 def catalogue(scenarios: Path, datasets: Path, only: str | None) -> list[tuple[Scenario, str]]:
     index = DatasetIndex(datasets)
-    found = []
+    found: list[tuple[Scenario, str]] = []
     for path in sorted(scenarios.glob("*/*.yaml")):
         scenario = load_scenario(path.resolve(), index)
         if only and only not in scenario.id:
@@ -80,12 +84,38 @@ async def main() -> None:
             figure = f"{sum(m.killed for m in result.mutants)}/{len(result.mutants)} mutants"
         print(
             f"{scenario.id:32s} {key:18s} {which:9s} rate {result.rate:4.2f} ({figure})"
-            f" {seconds:6.1f} s" + (f"  error: {result.error[:80]}" if result.error else "")
+            f" {seconds:6.1f} s (run {result.seconds:5.1f} s)"
+            + (f"  error: {result.error[:80]}" if result.error else "")
         )
     print(
         f"{len(jobs)} items in {wall:.1f} s: {len(jobs) / wall * 60:.1f} items/min "
         f"with a pool of {os.cpu_count()} (cores: {os.cpu_count()})"
     )
+    for line in by_runner([result for result, _ in results]):
+        print(line)
+
+
+def by_runner(results: list[FunctionalResult]) -> list[str]:
+    """Per runner and mode: the items' run time by phase, and seconds per mutant."""
+    groups: dict[tuple[str, str], list[FunctionalResult]] = {}
+    for result in results:
+        groups.setdefault((result.runner, result.mode), []).append(result)
+    lines = []
+    for (runner, mode), group in sorted(groups.items()):
+        seconds = sum(r.seconds for r in group)
+        phases: dict[str, float] = {}
+        for result in group:
+            phases = add_phases(phases, result.phases)
+        runs = int(phases.pop("runs", 0))
+        split = ", ".join(f"{name} {value:.1f} s" for name, value in sorted(phases.items()))
+        line = f"{runner:7s} {mode:10s} {len(group):3d} items, {seconds:6.1f} s of runs"
+        line += f" ({runs} runs: {split})" if runs else " (no phases timed)"
+        mutants = sum(len(r.mutants) for r in group)
+        if mode == "mutation" and mutants:
+            with_mutants = sum(r.seconds for r in group if r.mutants)
+            line += f"; {with_mutants / mutants:.2f} s per mutant ({mutants} mutants)"
+        lines.append(line)
+    return lines
 
 
 if __name__ == "__main__":

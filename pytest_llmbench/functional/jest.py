@@ -70,7 +70,7 @@ module.exports = class {
       status: failed ? 'failed' : 'passed',
       message: result.failureMessage || '',
       assertionResults: result.testResults.map((t) => ({
-        fullName: t.fullName, status: t.status, failureMessages: t.failureMessages,
+        fullName: t.fullName, status: t.status, failureMessages: t.failureMessages, duration: t.duration,
       })),
     }) + '\\n');
   }

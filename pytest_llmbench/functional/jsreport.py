@@ -19,7 +19,7 @@ from ..toolchain.node_packages import node_missing
 from .carry import copy_folder
 from .launch import RunnerSandbox
 from .node import MEMORY_MB
-from .outcome import Run, SuiteRun
+from .outcome import Run, SuiteRun, report_seconds
 from .workspace import OUT
 
 _SKIPPED = {"skipped", "pending", "todo", "disabled"}
@@ -82,7 +82,11 @@ def _file_outcomes(entry: dict[str, object], workspace: Path) -> list[TestOutcom
         status = "passed" if passed else "skipped" if skipped else "failed"
         outcomes.append(
             TestOutcome(
-                name=f"{name} > {title}"[:300], passed=passed, message=message, status=status
+                name=f"{name} > {title}"[:300],
+                passed=passed,
+                message=message,
+                status=status,
+                seconds=report_seconds(test.get("duration"), 0.001),
             )
         )
     if entry.get("status") == "failed" and not any(t.status == "failed" for t in outcomes):

@@ -34,7 +34,7 @@ from . import javac_carry
 from .jsreport import read_options
 from .junit_options import OPTIONS, JUnitOptions, jars
 from .launch import RunnerSandbox
-from .outcome import Run, SuiteRun
+from .outcome import Run, SuiteRun, report_seconds
 
 SUPPORT = Path(__file__).with_name("java")  # our MockitoExtension, compiled with the tests
 DEFAULT_LIBS = ("/usr/share/java",)
@@ -181,7 +181,13 @@ def read_reports(folder: Path) -> list[TestOutcome]:
                 else "failed"
             )
             outcomes.append(
-                TestOutcome(name=name[:300], passed=not problems, message=message, status=status)
+                TestOutcome(
+                    name=name[:300],
+                    passed=not problems,
+                    message=message,
+                    status=status,
+                    seconds=report_seconds(case.get("time")),
+                )
             )
     return outcomes
 
@@ -308,7 +314,8 @@ def run_junit(
     ]  # fmt: skip
     remaining = max(1.0, timeout_s - (time.monotonic() - started))
     outcome = SANDBOX.run(java, workspace, remaining, processes, env=env, reads=reads)
-    return Run.of(read_reports(workspace / reports), outcome)
+    run = Run.of(read_reports(workspace / reports), outcome)
+    return replace(run, seconds=compiled.seconds + outcome.seconds, build_s=compiled.seconds)
 
 
 def _read(path: Path) -> str:

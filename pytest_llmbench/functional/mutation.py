@@ -60,7 +60,7 @@ from . import reserved
 from .jest import run as run_jest
 from .junit import suite as run_junit_suite
 from .mutator import equivalent
-from .outcome import Run, SuiteRun
+from .outcome import Run, SuiteRun, add_phases
 from .pytest_runner import suite as run_pytest_suite
 from .tripwire import arm_suite
 from .vitest import run as run_vitest
@@ -184,6 +184,7 @@ class Lab:
     processes: int | None = None  # the scenario's process limit (None: the runner's)
     limit_s: float = 0.0  # a mutant run's time limit, set by the clean run
     evidence: list[str] = field(default_factory=list)
+    phases: dict[str, float] = field(default_factory=dict)  # of all its runs (schema)
 
     @classmethod
     def build(
@@ -208,6 +209,7 @@ class Lab:
         run = self.suite(work, suite)
         run, found = tripwire.check(run)
         self.evidence.extend(line for line in found if line not in self.evidence)
+        self.phases = add_phases(self.phases, run.phases)
         return run
 
     def clean(self) -> Run:
@@ -309,6 +311,7 @@ def run_mutation(
                 done = sum(m.killed for m in outcomes)
                 rate = mutation_rate(True, done, len(mutants))
                 fields.update(mutants=outcomes, error=stopped, rate=rate)
+    fields["phases"] = lab.phases
     return _result(functional, started, **{**fields, **_marks(lab.evidence)})
 
 

@@ -11,7 +11,7 @@ from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 from ..toolchain.node_packages import modules_dir, node_missing
 from .launch import RunnerSandbox
-from .outcome import Run
+from .outcome import Run, report_seconds
 from .workspace import OUT
 
 NEEDED = (
@@ -54,6 +54,7 @@ def read_results(path: Path) -> list[TestOutcome]:
                     passed=passed,
                     message=str(row.get("message", ""))[:600],
                     status="skipped" if skipped else "passed" if passed else "failed",
+                    seconds=report_seconds(row.get("duration_ms"), 0.001),
                 )
             )
         except (ValueError, KeyError, TypeError, AttributeError):

@@ -38,6 +38,23 @@ class Run:
     returncode: int | None = None  # the runner's exit status (None: stopped, or never started)
     stopped: str | None = None  # the sandbox's limit that stopped the run ("time limit", ...)
     evidence: tuple[str, ...] = ()  # what the runner itself saw of tampering (tripwire.py)
+    seconds: float = 0.0  # wall time of the run's commands
+    build_s: float = 0.0  # of which compiling (javac)
+
+    @property
+    def phases(self) -> dict[str, float]:
+        """The run's seconds by phase (schema FunctionalResult.phases), or {} when the runner
+        did not time its tests."""
+        timed = [t.seconds for t in self.tests if t.seconds is not None]
+        if not timed or self.seconds <= 0:
+            return {}
+        tests = min(sum(timed), self.seconds - self.build_s)
+        return {
+            "runs": 1.0,
+            "build": self.build_s,
+            "tests": tests,
+            "start-up": max(0.0, self.seconds - self.build_s - tests),
+        }
 
     @property
     def passed(self) -> int:
@@ -87,4 +104,21 @@ class Run:
         elif not tests:
             tail = (outcome.stderr or outcome.stdout).strip().splitlines()[-3:]
             error = "no test ran" + (f": {' '.join(tail)[:400]}" if tail else "")
-        return cls(tuple(tests), error, outcome.returncode, outcome.killed)
+        return cls(tuple(tests), error, outcome.returncode, outcome.killed, seconds=outcome.seconds)
+
+
+def report_seconds(value: object, scale: float = 1.0) -> float | None:
+    """A test's time as a report gives it (`scale`: to seconds), or None when it is not a
+    plain non-negative number; capped at an hour."""
+    if not isinstance(value, (int, float, str)) or isinstance(value, bool):
+        return None
+    try:
+        seconds = float(value) * scale
+    except ValueError:
+        return None
+    return min(seconds, 3600.0) if seconds >= 0 else None  # NaN is not >= 0
+
+
+def add_phases(total: dict[str, float], more: dict[str, float]) -> dict[str, float]:
+    """Two runs' phases summed (FunctionalResult.phases of an attempt's runs)."""
+    return {k: round(total.get(k, 0.0) + more.get(k, 0.0), 3) for k in {*total, *more}}

@@ -25,7 +25,7 @@ from .junit import missing as junit_missing
 from .mutation import run_mutation
 from .node import missing as node_missing
 from .node import run_node
-from .outcome import Run
+from .outcome import Run, add_phases
 from .pytest_runner import hidden as run_pytest_hidden
 from .pytest_runner import missing as pytest_missing
 from .tripwire import arm_hidden
@@ -86,6 +86,7 @@ def run_acceptance(
         rate=0.0 if evidence else acceptance_rate(run.passed, len(run.tests), run.error),
         error=run.error,
         seconds=round(time.monotonic() - started, 3),
+        phases=add_phases({}, run.phases),
         tampered=bool(evidence),
         tamper_evidence=evidence,
     )

@@ -22,6 +22,12 @@ class TestOutcome(BaseModel):
         "run (the run ended before it); only `passed` counts as passed. None in results "
         "written before 0.2: `passed` says which",
     )
+    seconds: float | None = Field(
+        default=None,
+        exclude=True,
+        description="the test's own time as its runner timed it (for FunctionalResult.phases; "
+        "not written to results)",
+    )
 
 
 class MutantOutcome(BaseModel):
@@ -49,6 +55,14 @@ class FunctionalResult(BaseModel):
     )
     error: str | None = Field(default=None, description="why the tests could not run or finish")
     seconds: float = Field(default=0.0, description="wall time of the test runs")
+    phases: dict[str, float] = Field(
+        default_factory=dict,
+        description="seconds of the test runs by phase, summed over the attempt's runs: "
+        "`build` (compiling), `tests` (the tests' own time, as the runner timed them), "
+        "`start-up` (the rest of the runs: the runner's and the sandbox's start, test "
+        "environments, loading), and `runs` (how many runs); empty where the runner does "
+        "not time its tests",
+    )
     feedback: bool = Field(
         default=False, description="this attempt had the previous one's failures"
     )

@@ -42,7 +42,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import confine
@@ -67,6 +67,7 @@ class Outcome:
     stdout: str
     stderr: str
     killed: str | None = None  # "time limit" or "process limit"
+    seconds: float = 0.0  # wall time of the command in its sandbox
 
     @property
     def timed_out(self) -> bool:
@@ -348,11 +349,13 @@ def run(
     the run (a temporary one), never one of the caller's own."""
     if runs_answer_code and (why := missing()) is not None:
         return refused(why)
+    started = time.monotonic()
     prepared = _prepared(command, cwd, (memory_mb, processes), True, reads, protect)
     process = _popen(prepared, cwd, env, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         # Counting the tree scans /proc every POLL_S under the GIL: only where it is the limit.
-        return _supervise(process, timeout, None if kernel_holds_limit() else processes)
+        done = _supervise(process, timeout, None if kernel_holds_limit() else processes)
+        return replace(done, seconds=time.monotonic() - started)
     finally:
         if process.poll() is None:  # an unexpected error in the parent: leave nothing behind
             _kill_tree(process.pid)

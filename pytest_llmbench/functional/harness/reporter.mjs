@@ -13,7 +13,7 @@ export default async function* reporter(source) {
     yield `${JSON.stringify({
       name: data.name, file: data.file || '', nesting: data.nesting,
       passed: event.type === 'test:pass', skipped: Boolean(data.skip || data.todo),
-      suite: details.type === 'suite', message,
+      suite: details.type === 'suite', message, duration_ms: details.duration_ms,
     })}\n`;
   }
 }
