@@ -149,3 +149,18 @@ async def off_process(func: Callable[..., T], /, *args: object) -> T:
 def close_processes() -> None:
     """At the session's end: stop the worker processes (a later call makes new ones)."""
     _PROCESSES.close()
+
+
+# The seconds the current item spent waiting for a slot of a shared pool (the hidden-test
+# runs'): its own time (--durations, the setup report) leaves them out. The engine gives
+# each item's pipeline a list of its own; tasks the pipeline starts share it.
+WAITED: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar(
+    "llmbench_waited", default=None
+)
+
+
+def note_wait(seconds: float) -> None:
+    """Count `seconds` of waiting against the current item (nothing outside an item)."""
+    waits = WAITED.get()
+    if waits is not None and seconds > 0:
+        waits.append(seconds)

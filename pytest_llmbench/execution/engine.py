@@ -22,7 +22,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cpu import close_processes
+from ..cpu import WAITED, close_processes
 from ..judging.judge import JudgeSetup
 from ..models.base import Model
 from ..schema.results import ItemResult
@@ -199,9 +199,12 @@ class Engine:
     async def _measured(
         self, case: Case, model: Model, setup: JudgeSetup, state: ItemState
     ) -> tuple[ItemResult, float]:
-        start = clock()
-        result = await self._run(case, model, setup, state)
-        return result, clock() - start
+        start, waits = clock(), WAITED.set([])
+        try:
+            result = await self._run(case, model, setup, state)
+            return result, max(0.0, clock() - start - sum(WAITED.get() or ()))
+        finally:
+            WAITED.reset(waits)
 
     async def _run(
         self, case: Case, model: Model, setup: JudgeSetup, state: ItemState

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal, Protocol
 
-from ..cpu import cores_per_worker, lower_priority
+from ..cpu import cores_per_worker, lower_priority, note_wait
 from ..formats.dataset import Dataset
 from ..formats.functional import Functional
 from ..schema.functional import FunctionalResult, acceptance_rate
@@ -160,9 +160,12 @@ async def verify(
     process (the result is copied, so callers may update their own)."""
     key = run_key(functional, dataset, answer_files)
     loop = asyncio.get_running_loop()
+    asked = time.monotonic()
     running = _RUNS.get(key)
     if running is None or running.get_loop() is not loop or _failed(running):
         running = loop.run_in_executor(_POOL, run_functional, functional, dataset, answer_files)
         _RUNS[key] = running
     result = await asyncio.shield(running)
+    # waiting for a slot of the pool, or for another item's run of the same answer
+    note_wait(time.monotonic() - asked - result.seconds)
     return result.model_copy(deep=True)

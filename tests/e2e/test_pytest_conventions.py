@@ -25,7 +25,8 @@ ECHO_ADD = "scenarios/generation/AddGreeting.yaml::test_scenario[AddGreeting-Min
 # A model the conftest makes: answers after `delay` seconds, counts its calls in calls.txt,
 # and behaves as the file behaviour.txt says (bad first answer, raise, ...).
 MODEL_CONFTEST = """
-import asyncio, pathlib
+import asyncio, importlib, pathlib
+import pytest
 from pytest_llmbench import Model, ModelReply
 
 HERE = pathlib.Path(__file__).parent
@@ -44,9 +45,8 @@ class Mine(Model):
         log.write_text(calls)
         behaviour = (HERE / "behaviour.txt").read_text().strip() if (HERE / "behaviour.txt").exists() else ""
         delay = float((HERE / "delay.txt").read_text()) if (HERE / "delay.txt").exists() else 0
-        if (HERE / "fake-clock.txt").exists():  # the engine's clock is the test's fake one
-            from pytest_llmbench.execution import engine
-            engine.clock.advance(delay)
+        if (HERE / "fake-clock.txt").exists():  # the engine's clock is the fake one below
+            importlib.import_module("pytest_llmbench.execution.engine").clock.advance(delay)
         else:
             await asyncio.sleep(delay)
         if behaviour == "raise":
@@ -57,6 +57,27 @@ class Mine(Model):
 
 def pytest_llmbench_make_model(name, settings):
     return Mine(name) if name.startswith("mine/") else None
+
+class FakeClock:
+    # the engine's clock (an item's own pipeline time): it moves only when Mine says
+    def __init__(self):
+        self.now = 1000.0
+    def __call__(self):
+        return self.now
+    def advance(self, seconds):
+        self.now += seconds
+
+def pytest_configure(config):
+    if (HERE / "fake-clock.txt").exists():
+        engine = importlib.import_module("pytest_llmbench.execution.engine")
+        config.stash[SAVED] = engine.clock
+        engine.clock = FakeClock()
+
+def pytest_unconfigure(config):
+    if SAVED in config.stash:
+        importlib.import_module("pytest_llmbench.execution.engine").clock = config.stash[SAVED]
+
+SAVED = pytest.StashKey()
 """
 
 
@@ -251,26 +272,10 @@ def _greetings(count: int) -> dict[str, str]:
     }
 
 
-class FakeClock:
-    """The engine's clock in a test: it moves only when the test's model says so."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 def test_reports_of_the_ecosystem_show_the_scores(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_llmbench.execution import engine
-
     monkeypatch.setenv("COLUMNS", "200")  # room for the reason after the long node id
-    monkeypatch.setattr(engine, "clock", FakeClock())
     write_project(pytester.path, _greetings(2))
     pytester.makeconftest(MODEL_CONFTEST)
     (pytester.path / "delay.txt").write_text("0.4")
@@ -294,9 +299,9 @@ def test_reports_of_the_ecosystem_show_the_scores(
     assert json.loads(props["llmbench"] or "")["model"] == props["model"]
     html = (pytester.path / "report.html").read_text()
     assert "<th>Quality</th>" in html or "&lt;th&gt;Quality&lt;/th&gt;" in html
-    # Each item's own pipeline time on the engine's (fake) clock, which each mine/a call
-    # moves by 0.4 s: both mine/a items show it (not only the first, whose setup used to
-    # wait for every pipeline started with it).
+    # Each item's own pipeline time on the engine's clock, made fake by the conftest
+    # (fake-clock.txt): each mine/a call moves it by 0.4 s. Both mine/a items show it,
+    # not only the first, whose setup used to wait for every pipeline started with it.
     durations = [line for line in result.stdout.lines if "setup" in line and "[" in line]
     slow = [float(line.split("s")[0]) for line in durations if "mine/a" in line]
     assert len(slow) == 2 and min(slow) >= 0.4, durations

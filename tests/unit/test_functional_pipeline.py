@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pytest_llmbench.cpu import WAITED
 from pytest_llmbench.execution.cache import request_key
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import load_scenario
@@ -483,3 +484,41 @@ def test_every_attempt_kind_measures_against_the_items_one_baseline(case: Case) 
     assert given.similarity_baseline == 0.25 and given.similarity is not None
     assert given.similarity_normalised == round((given.similarity - 0.25) / 0.75, 4)
     assert asyncio.run(measured(None)).similarity_baseline != 0.25  # computed from the dataset
+
+
+class _Clock:
+    """A fake monotonic clock for verify: it moves only when the test's run says so."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_the_wait_for_the_test_pool_is_counted_as_waiting_not_as_the_items_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--durations` gives an item's own time: what verify spent waiting for a slot of the
+    test pool (here 5 s on the fake clock, beside a 2 s run) goes to the item's waits."""
+    clock = _Clock()
+    monkeypatch.setattr(verify, "time", clock)
+
+    def run_functional(functional: object, dataset: object, files: object) -> FunctionalResult:
+        clock.now += 7.0  # 5 s in the pool's queue, then the run's own 2 s
+        return FunctionalResult(runner="node", mode="acceptance", seconds=2.0)
+
+    monkeypatch.setattr(verify, "run_functional", run_functional)
+    functional = load_scenario(
+        Path(__file__).parents[2] / "scenarios/migration/UpdateReact.yaml",
+        DatasetIndex(Path(__file__).parents[2] / "datasets"),
+    ).functional["ToDoApp_ReactJS"]
+
+    async def item() -> list[float]:
+        waits: list[float] = []
+        WAITED.set(waits)
+        await verify.verify(functional, None, [("src/waits.js", "export {}")])
+        return waits
+
+    assert asyncio.run(item()) == [5.0]
+    assert WAITED.get() is None  # outside an item nothing is counted
