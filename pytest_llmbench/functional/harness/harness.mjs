@@ -187,7 +187,7 @@ const KEY_CODES = {
   ArrowRight: 39, ArrowDown: 40, Insert: 45, Delete: 46, Meta: 91,
 };
 
-// Self-contained (compiled again in the page's realm by inPage): KEY_CODES comes as an
+// Self-contained (compiled again in the page's realm by pageStub): KEY_CODES comes as an
 // argument, the getters are the page's own functions.
 function legacyKeyCodes(window, codes) {
   const legacyKeyCode = (key) => {
@@ -214,7 +214,14 @@ function legacyKeyCodes(window, codes) {
 // of the page's own: only strings cross from Node's realm.
 function pageFetch(window, outer) {
   return async function fetch(input, init) {
-    const answer = await outer(input, init);
+    let answer;
+    try {
+      answer = await outer(input, init);
+    } catch (error) {
+      // a request fakeFetch could not read: rejected with the page's TypeError, as a
+      // browser's fetch rejects, never with the error object of Node's realm
+      throw new window.TypeError(`Failed to fetch: ${String(error && error.message)}`);
+    }
     const text = String(await answer.text());
     const status = Number(answer.status);
     return {
@@ -226,10 +233,52 @@ function pageFetch(window, outer) {
   };
 }
 
+// Self-contained (compiled in the page's realm by inPage): a page method that calls `outer`
+// (a function of Node's realm, kept in its closure) with its `this` and arguments; it
+// returns nothing and throws the page's Error, so nothing of Node's realm comes back.
+function pageMethod(window, outer, name) {
+  return {
+    [name](...args) {
+      try {
+        outer.apply(this, args);
+      } catch (error) {
+        throw new window.Error(String(error && error.message));
+      }
+    },
+  }[name];
+}
+
+/** user-event on the page. Its setup replaces HTMLElement's focus and blur with functions
+ * of Node's realm (to track the focus); the page gets them behind page methods. */
+function pageUserEvent(window, userOptions) {
+  const proto = window.HTMLElement.prototype;
+  const before = { focus: proto.focus, blur: proto.blur };
+  const user = userEvent.setup({ ...userOptions, document: window.document });
+  for (const name of Object.keys(before)) {
+    if (proto[name] !== before[name]) proto[name] = inPage(window, pageMethod)(window, proto[name], name);
+  }
+  return user;
+}
+
 /** A self-contained function of this module compiled again in the page's realm: what it
  * makes (functions, objects, promises) is the page's, so nothing of it leads to Node's. */
 function inPage(window, fn) {
   return window.eval(`(${fn})`);
+}
+
+/** What `factory(window, ...args)` makes, made in the page's realm: the factory (a
+ * self-contained function: it names nothing outside its own source) is compiled again in
+ * the page, and its arguments cross as JSON (strings, numbers, plain data), so the stub
+ * and everything it hands the page (classes, functions, their results) are the page's own.
+ * The test reads what the factory returns (e.g. a log) from outside; copy a page array
+ * (`[...log]`) before comparing it with assert's deepEqual, which compares prototypes. */
+export function pageStub(window, factory, ...args) {
+  if (typeof factory !== 'function') throw new TypeError('pageStub: the factory must be a function');
+  const json = JSON.stringify(args, (key, value) => {
+    if (typeof value === 'function') throw new TypeError(`pageStub: ${factory.name || 'the factory'}'s arguments cross as JSON; a function cannot (${key || 'argument'})`);
+    return value;
+  });
+  return inPage(window, factory)(window, ...window.JSON.parse(json));
 }
 
 function bodyOf(html) {
@@ -367,7 +416,7 @@ export async function openApp(options = {}) {
     window.scrollTo = () => {};
     window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
   `);
-  inPage(window, legacyKeyCodes)(window, window.JSON.parse(JSON.stringify(KEY_CODES)));
+  pageStub(window, legacyKeyCodes, KEY_CODES);
   if (setup) await setup(window);
   window.addEventListener('error', (event) => errors.push(String(event.error && (event.error.stack || event.error.message) || event.message)));
   guardPage(window);
@@ -380,7 +429,7 @@ export async function openApp(options = {}) {
     fireEvent: dom.fireEvent,
     waitFor: (callback, waitOptions = {}) => dom.waitFor(callback, { container: body, timeout: 2000, ...waitOptions }),
     within: dom.within,
-    user: userEvent.setup({ ...(options.userOptions || {}), document: window.document }),
+    user: pageUserEvent(window, options.userOptions || {}),
     calls: fake.calls, errors, mounts: window.__llmbench.mounts,
     settle: () => settle(window),
     unmount: () => unmount(window),

@@ -4,7 +4,7 @@
 // function components. It reads React's own fiber tree only to tell which components
 // were rendered, never the answer's file or component names.
 import assert from 'node:assert/strict';
-import { APP_SCRIPT, ENTRY, find, openApp, read } from './harness.mjs';
+import { APP_SCRIPT, ENTRY, find, openApp, pageStub, read } from './harness.mjs';
 
 /** The module entry the page loads (`<script type="module" src="/src/...">` in the root
  * index.html, as Vite does), if that file exists; else null. */
@@ -83,9 +83,39 @@ export function classComponents(document) {
   return [...names];
 }
 
-function calledByApp() {
-  // frame 0 is this function, 1 the wrapper below, 2 its caller
-  const frames = String(new Error().stack).split('\n').slice(1);
+// Self-contained (compiled in the page's realm by pageStub): `target`'s addEventListener
+// and removeEventListener record each call ({kind, type, listener, stack}) in the array it
+// returns, then do what they did. The stack is taken when the call is made, with the
+// page's Error as it was before the app ran (its limit and formatting fixed), and the
+// record is written with the page's defineProperty as it was then: what the app later
+// changes in the page's builtins alters no record.
+function listenerRecorder(window, where) {
+  const target = where === 'document' ? window.document : window;
+  const PageError = window.Error;
+  const define = window.Object.defineProperty;
+  define(PageError, 'stackTraceLimit', { value: 10, writable: false, configurable: false });
+  define(PageError, 'prepareStackTrace', { value: undefined, writable: false, configurable: false });
+  const calls = [];
+  const record = (kind, type, listener) => {
+    const stack = new PageError().stack;
+    define(calls, calls.length, { value: { kind, type, listener, stack }, enumerable: true });
+  };
+  const add = target.addEventListener;
+  const remove = target.removeEventListener;
+  target.addEventListener = function addEventListener(type, listener, ...rest) {
+    record('add', type, listener);
+    return add.call(this, type, listener, ...rest);
+  };
+  target.removeEventListener = function removeEventListener(type, listener, ...rest) {
+    record('remove', type, listener);
+    return remove.call(this, type, listener, ...rest);
+  };
+  return calls;
+}
+
+function calledByApp(stack) {
+  // frame 0 is the recorder's, 1 the wrapper's, 2 its caller's
+  const frames = String(stack).split('\n').slice(1);
   return (frames[2] || '').includes(APP_SCRIPT);
 }
 
@@ -93,26 +123,24 @@ function calledByApp() {
  * `target` (window or document; jsdom adds some itself): install with `setup`, read
  * `live(type)` after unmounting. */
 export function listenerLog(types) {
-  const live = new Map();
-  const log = {
+  const records = [];
+  return {
     install(target) {
-      const add = target.addEventListener;
-      const remove = target.removeEventListener;
-      target.addEventListener = function addEventListener(type, listener, ...rest) {
-        if (types.includes(type) && listener && calledByApp()) {
-          const key = `${type}`;
-          const set = live.get(key) || new Set();
-          set.add(listener);
-          live.set(key, set);
-        }
-        return add.call(this, type, listener, ...rest);
-      };
-      target.removeEventListener = function removeEventListener(type, listener, ...rest) {
-        if (types.includes(type)) live.get(type)?.delete(listener);
-        return remove.call(this, type, listener, ...rest);
-      };
+      const window = target.defaultView || target;
+      records.push(pageStub(window, listenerRecorder, target === window ? 'window' : 'document'));
     },
-    live(type) { return live.get(type)?.size || 0; },
+    live(type) {
+      const live = new Set();
+      for (const calls of records) {
+        // read by index: the page's array iterator is the app's to change
+        for (let i = 0; i < calls.length; i += 1) {
+          const { kind, type: called, listener, stack } = calls[i];
+          if (called !== type || !types.includes(type) || !listener) continue;
+          if (kind === 'add' && calledByApp(stack)) live.add(listener);
+          if (kind === 'remove') live.delete(listener);
+        }
+      }
+      return live.size;
+    },
   };
-  return log;
 }

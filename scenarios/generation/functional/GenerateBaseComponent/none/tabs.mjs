@@ -1,6 +1,6 @@
 // Shared by the Tabs tests: mounts the answer's Tabs (imported the way the prompt states,
 // from src/components/Tabs) with props the test chooses, and reads the state a user sees.
-import { openApp } from './harness.mjs';
+import { openApp, pageStub } from './harness.mjs';
 
 const ENTRY = `
 import { createElement, Fragment } from 'react';
@@ -25,12 +25,38 @@ export function withDisabled(...ids) {
   return ITEMS.map((item) => (ids.includes(item.id) ? { ...item, disabled: true } : { ...item }));
 }
 
+// Self-contained (compiled in the page's realm by pageStub): an onChange of the page that
+// notes each id it is called with in the array returned with it (written with
+// defineProperty as it was before the component ran).
+function changeRecorder(window) {
+  const define = window.Object.defineProperty;
+  const list = [];
+  const onChange = (id) => { define(list, list.length, { value: id, enumerable: true }); };
+  return { list, onChange };
+}
+
+const spies = new WeakMap(); // calls().onChange -> its spy
+
+/** `props` made in the page's realm: the data crosses as JSON, a spy's onChange becomes
+ * the page's recorder (one per spy and page). */
+function pageProps(window, props) {
+  const list = [].concat(props);
+  const made = window.JSON.parse(JSON.stringify(list.map(({ onChange, ...data }) => data)));
+  list.forEach(({ onChange }, i) => {
+    const spy = spies.get(onChange);
+    if (!spy) return;
+    if (spy.window !== window) Object.assign(spy, { window }, pageStub(window, changeRecorder));
+    made[i].onChange = spy.onChange;
+  });
+  return made;
+}
+
 /** Mount <Tabs {...props}/> (or several instances for an array); `app.rerender(props)`
  * renders again with new props, as a parent would. */
 export async function renderTabs(props) {
   const app = await openApp({ source: ENTRY, html: null });
   app.rerender = async (next) => {
-    app.window.renderTabs(next);
+    app.window.renderTabs(pageProps(app.window, next));
     await app.settle();
   };
   await app.rerender(props);
@@ -68,8 +94,14 @@ export async function focusTab(app, label) {
   await app.settle();
 }
 
+/** An onChange spy: pass `onChange` as the prop (the page gets a recorder of its own);
+ * `list` is the ids it was called with, in order. */
 export function calls() {
-  const list = [];
-  const onChange = (id) => { list.push(id); };
-  return { list, onChange };
+  const onChange = Object.freeze({ spy: 'onChange' });
+  const spy = { window: null, list: [], onChange: null };
+  spies.set(onChange, spy);
+  return {
+    onChange,
+    get list() { return [...spy.list]; },
+  };
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   BAD_AMOUNT, CATEGORIES, KEY, REQUIRED, add, button, field, listed, numbers, open, pageText, remove, row, today, total, totalText,
 } from './expenses.mjs';
+import { pageStub } from './harness.mjs';
 
 test('starts from index.html and src/main.tsx with createRoot, showing "No expenses yet."', async () => {
   const app = await open();
@@ -194,14 +195,16 @@ test('corrupt or ill-shaped stored data starts an empty, working list instead of
   }
 });
 
+// Self-contained (compiled in the page's realm by pageStub): localStorage.setItem fails as
+// a full storage does.
+function fullStorage(window) {
+  window.Storage.prototype.setItem = function setItem() {
+    throw new window.DOMException('The quota has been exceeded.', 'QuotaExceededError');
+  };
+}
+
 test('a failing localStorage.setItem is ignored: the app keeps working', async () => {
-  const app = await open({
-    setup(window) {
-      window.Storage.prototype.setItem = function setItem() {
-        throw new window.DOMException('The quota has been exceeded.', 'QuotaExceededError');
-      };
-    },
-  });
+  const app = await open({ setup(window) { pageStub(window, fullStorage); } });
   await add(app, { description: 'Offline', amount: '8' });
   await add(app, { description: 'Still works', amount: '9' });
   assert.deepEqual(listed(app).sort(), ['Offline', 'Still works'], 'expenses should still be added when saving fails');
@@ -209,21 +212,25 @@ test('a failing localStorage.setItem is ignored: the app keeps working', async (
   app.close();
 });
 
+// Self-contained (compiled in the page's realm by pageStub): localStorage.getItem counts the
+// reads of `key` in the object returned.
+function countedReads(window, key) {
+  const counted = { reads: 0 };
+  const real = window.Storage.prototype.getItem;
+  window.Storage.prototype.getItem = function getItem(name) {
+    if (name === key) counted.reads += 1;
+    return real.call(this, name);
+  };
+  return counted;
+}
+
 test('storage is read once at start-up, not on every change', async () => {
-  let reads = 0;
-  const app = await open({
-    setup(window) {
-      const real = window.Storage.prototype.getItem;
-      window.Storage.prototype.getItem = function getItem(key) {
-        if (key === 'expense-tracker.expenses.v1') reads += 1;
-        return real.call(this, key);
-      };
-    },
-  });
-  const atStart = reads;
+  let counted = null;
+  const app = await open({ setup(window) { counted = pageStub(window, countedReads, KEY); } });
+  const atStart = counted.reads;
   await add(app, { description: 'Two', amount: '2', category: 'Other' });
   await app.user.selectOptions(field.show(app), 'Other');
   await remove(app, 'Two');
-  assert.equal(reads, atStart, 'adding, filtering and deleting must not read localStorage again');
+  assert.equal(counted.reads, atStart, 'adding, filtering and deleting must not read localStorage again');
   app.close();
 });

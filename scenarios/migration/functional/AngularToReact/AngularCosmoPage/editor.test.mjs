@@ -3,7 +3,7 @@
 // a fake back end and check what a user sees, what is sent and what is stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './harness.mjs';
+import { openApp, pageStub } from './harness.mjs';
 
 const DAY = 86400;
 const NOW = Math.round(Date.now() / 1000);
@@ -66,26 +66,42 @@ function legacyKeyCodes(window) {
   }
 }
 
-/** Open the app at `hash`, signed in (cms.token, cms.user), with window.confirm/prompt answered. */
-async function open(hash, { routes = {}, storage = {}, confirm = true, prompt = null } = {}) {
+// Self-contained (compiled in the page's realm by pageStub): window.confirm and
+// window.prompt answer with `answers.confirm` and `answers.prompt` (the test may change
+// them between dialogs) and note each dialog in `dialogs`, written with defineProperty as
+// it was before the app ran.
+function dialogStub(window, confirm, prompt) {
+  const define = window.Object.defineProperty;
   const dialogs = [];
+  const answers = { confirm, prompt };
+  const note = (dialog) => define(dialogs, dialogs.length, { value: dialog, enumerable: true });
+  window.confirm = (message) => {
+    note({ kind: 'confirm', message: String(message) });
+    return answers.confirm;
+  };
+  window.prompt = (message, value) => {
+    note({ kind: 'prompt', message: String(message), value });
+    return answers.prompt;
+  };
+  return { dialogs, answers };
+}
+
+/** Open the app at `hash`, signed in (cms.token, cms.user), with window.confirm answering
+ * `confirm` and window.prompt `prompt` (change them in `app.answers`); `app.dialogs` lists
+ * the dialogs shown. */
+async function open(hash, { routes = {}, storage = {}, confirm = true, prompt = null } = {}) {
+  let stub = null;
   const app = await openApp({
     url: `http://localhost/${hash}`,
     storage: { 'cms.token': 'tok-123', 'cms.user': JSON.stringify(USER), ...storage },
     routes: backEnd(routes),
     setup(window) {
       legacyKeyCodes(window);
-      window.confirm = (message) => {
-        dialogs.push({ kind: 'confirm', message: String(message) });
-        return typeof confirm === 'function' ? confirm(message) : confirm;
-      };
-      window.prompt = (message, value) => {
-        dialogs.push({ kind: 'prompt', message: String(message), value });
-        return prompt;
-      };
+      stub = pageStub(window, dialogStub, confirm, prompt);
     },
   });
-  app.dialogs = dialogs;
+  app.answers = stub.answers;
+  Object.defineProperty(app, 'dialogs', { get: () => [...stub.dialogs] });
   // a failed wait reports the assertion's own words, without a dump of the page
   const waitFor = app.waitFor;
   app.waitFor = (callback, options = {}) => waitFor(callback, { timeout: 4000, onTimeout: (error) => error, ...options });
@@ -245,15 +261,14 @@ test('page list: newest modified first; Title sorts by title, a second click rev
 });
 
 test('page list: Delete asks for confirmation and sends DELETE /api/pages/:id only when confirmed', async () => {
-  let answer = false;
-  const app = await open('#/pages', { confirm: () => answer });
+  const app = await open('#/pages', { confirm: false });
   await app.findByText('Contact');
   await app.user.click(controlNear(app, 'Contact', 'Delete'));
   assert.ok(app.dialogs.some((d) => d.kind === 'confirm' && d.message.includes('Contact')), 'Delete should ask for confirmation naming the page');
   await app.settle();
   assert.equal(sent(app, 'DELETE', '/api/pages/3').length, 0, 'a refused confirmation should not delete');
   assert.ok(app.queryByText('Contact'), 'the page stays listed when the deletion is refused');
-  answer = true;
+  app.answers.confirm = true;
   await app.user.click(controlNear(app, 'Contact', 'Delete'));
   await app.waitFor(() => assert.equal(sent(app, 'DELETE', '/api/pages/3').length, 1, 'a confirmed Delete should send DELETE /api/pages/3'));
   await app.waitFor(() => assert.ok(!app.queryByText('Contact'), 'the deleted page should leave the list'));

@@ -4,6 +4,7 @@
 // as the prompt keeps them; mouse and computer keys are used as a user would.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pageStub } from './harness.mjs';
 import { fakeAudio } from './webaudio.mjs';
 import { classComponents, listenerLog, openReact18, rendersInStrictMode } from './react18.mjs';
 
@@ -242,21 +243,30 @@ test('several notes sound together, each with its own oscillator, and are releas
   assert.deepEqual(c4Fades, [], 'releasing one note must not fade the others');
 });
 
-test('the highlight is rendered from state, not set with classList', async () => {
+// Self-contained (compiled in the page's realm by pageStub): DOMTokenList's add, remove,
+// toggle and replace note each call in the array returned (written with defineProperty as
+// it was before the app ran), then do what they did.
+function classListCalls(window) {
+  const define = window.Object.defineProperty;
   const calls = [];
-  const piano = await openPiano({
-    setup(window) {
-      for (const name of ['add', 'remove', 'toggle', 'replace']) {
-        const original = window.DOMTokenList.prototype[name];
-        window.DOMTokenList.prototype[name] = function patched(...args) { calls.push(`classList.${name}(${args.join(', ')})`); return original.apply(this, args); };
-      }
-    },
-  });
+  for (const name of ['add', 'remove', 'toggle', 'replace']) {
+    const original = window.DOMTokenList.prototype[name];
+    window.DOMTokenList.prototype[name] = function patched(...args) {
+      define(calls, calls.length, { value: `classList.${name}(${args.join(', ')})`, enumerable: true });
+      return original.apply(this, args);
+    };
+  }
+  return calls;
+}
+
+test('the highlight is rendered from state, not set with classList', async () => {
+  let calls = [];
+  const piano = await openPiano({ setup(window) { calls = pageStub(window, classListCalls); } });
   await piano.press('F');
   await piano.release('F');
   await piano.keyDown('j');
   await piano.keyUp('j');
-  assert.deepEqual(calls, [], 'keys should be highlighted through JSX className, not classList calls');
+  assert.deepEqual([...calls], [], 'keys should be highlighted through JSX className, not classList calls');
 });
 
 test('unmounting removes the document listeners: computer keys no longer play', async () => {

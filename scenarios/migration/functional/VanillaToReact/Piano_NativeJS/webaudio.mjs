@@ -1,8 +1,13 @@
 // A recording stand-in for the Web Audio API, installed in the page with the harness's
 // `setup(window)`: AudioContext (and webkitAudioContext), its factory methods and the
 // OscillatorNode/GainNode constructors. Nothing sounds; every context, oscillator, gain,
-// connection, start, stop and parameter change is kept in `log` for the tests.
-export function fakeAudio() {
+// connection, start, stop and parameter change is kept in `log` for the tests. The stand-in
+// is made in the page's realm (the harness's pageStub): the tests read its log from outside.
+import { pageStub } from './harness.mjs';
+
+// Self-contained (compiled in the page's realm by pageStub): installs the classes on
+// `window` and returns the page's log and GainNode.
+function webAudio(window) {
   const log = { contexts: [], oscillators: [], gains: [] };
 
   class AudioParam {
@@ -63,16 +68,26 @@ export function fakeAudio() {
     close() { this.state = 'closed'; return Promise.resolve(); }
   }
 
-  function install(window) {
-    Object.assign(window, { AudioContext, webkitAudioContext: AudioContext, OscillatorNode, GainNode, AudioParam, AudioNode });
-  }
+  Object.assign(window, { AudioContext, webkitAudioContext: AudioContext, OscillatorNode, GainNode, AudioParam, AudioNode });
+  return { log, GainNode };
+}
+
+/** The stand-in's handle for a test: `install(window)` in the page's setup, then `log`
+ * ({contexts, oscillators, gains}, the page's own arrays) and the readings below. */
+export function fakeAudio() {
+  const audio = {
+    log: null,
+    GainNode: null,
+    install(window) { Object.assign(audio, pageStub(window, webAudio)); },
+    reachesDestination, gainsOf, started, sounding,
+  };
 
   /** Whether `node`'s outputs lead to its context's destination. */
   function reachesDestination(node, seen = new Set()) {
     if (!node || seen.has(node)) return false;
     seen.add(node);
     if (node.isDestination) return true;
-    return (node.outputs || []).some((next) => reachesDestination(next, seen));
+    return [...(node.outputs || [])].some((next) => reachesDestination(next, seen));
   }
 
   /** The gain nodes between an oscillator and the destination. */
@@ -81,18 +96,22 @@ export function fakeAudio() {
     const walk = (node, seen = new Set()) => {
       if (!node || seen.has(node)) return;
       seen.add(node);
-      if (node instanceof GainNode) found.push(node);
-      for (const next of node.outputs || []) walk(next, seen);
+      if (node instanceof audio.GainNode) found.push(node);
+      for (const next of [...(node.outputs || [])]) walk(next, seen);
     };
     walk(oscillator);
     return found;
   }
 
+  // The page's arrays are copied before they are searched: no function of this realm is
+  // handed to the page's Array methods.
   // A released note is stopped, or fading out: a gain on its way to the destination has a
   // ramp to (near) silence scheduled (the oscillator may be stopped later, by a timer).
-  const fading = (osc) => gainsOf(osc).some((gain) => gain.gain.events.some((e) => ['exponential', 'linear', 'target'].includes(e.kind) && e.value <= 0.01));
-  const started = () => log.oscillators.filter((osc) => osc.starts.length > 0);
-  const sounding = () => started().filter((osc) => osc.stops.length === 0 && !fading(osc));
+  function fading(osc) {
+    return gainsOf(osc).some((gain) => [...gain.gain.events].some((e) => ['exponential', 'linear', 'target'].includes(e.kind) && e.value <= 0.01));
+  }
+  function started() { return [...audio.log.oscillators].filter((osc) => osc.starts.length > 0); }
+  function sounding() { return started().filter((osc) => osc.stops.length === 0 && !fading(osc)); }
 
-  return { log, install, reachesDestination, gainsOf, started, sounding };
+  return audio;
 }
