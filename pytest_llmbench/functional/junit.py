@@ -168,9 +168,16 @@ def test_name(classname: str, name: str) -> str:
 
 def read_plan(path: Path) -> list[str]:
     """The names of the tests the launcher planned (java/llmbench/junit/PlannedTests.java:
-    `classname TAB name` a line), from the file's head (outcome.read_lines)."""
-    rows = (line.split("\t", 1) for line in read_lines(path))
-    return [test_name(*row) for row in rows if len(row) == 2]
+    `classname TAB name` a line), from the file's head (outcome.read_lines). A test
+    method planned as a container (`classname TAB name TAB +`: parameterized, repeated, a
+    factory) stands for its tests until one is planned (named `name[1]`, ...)."""
+    rows = [line.split("\t") for line in read_lines(path)]
+    tests = [(row[0], row[1]) for row in rows if len(row) == 2]
+    containers = [(row[0], row[1]) for row in rows if len(row) == 3 and row[2] == "+"]
+    # what each test's name may be a container's tests under: its text before each `[`
+    expanded = {(o, n[:i]) for o, n in tests for i, c in enumerate(n[:300]) if c == "["}
+    unexpanded = [row for row in containers if row not in expanded]
+    return [test_name(owner, name) for owner, name in tests + unexpanded]
 
 
 def read_reports(folder: Path) -> list[TestOutcome]:

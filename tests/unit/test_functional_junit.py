@@ -190,6 +190,9 @@ def test_tests_that_do_not_compile_give_a_broken_run_with_the_error(project: Pat
 PLANNED_TEST = """package demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
@@ -205,6 +208,10 @@ class CalcTest {
     @Test @Order(3) void namesItself(TestInfo info) { assertEquals("namesItself(TestInfo)", info.getDisplayName()); }
     @ParameterizedTest @Order(4) @ValueSource(ints = {1, 2}) void addsZero(int x) { assertEquals(x, new Calc().add(x, 0)); }
     @Test @Order(5) @Disabled("later") void later() {}
+    @RepeatedTest(2) @Order(6) void repeats() { assertEquals(1, new Calc().add(1, 0)); }
+    @TestFactory @Order(7) java.util.List<DynamicTest> made() {
+        return java.util.List.of(DynamicTest.dynamicTest("one", () -> assertEquals(1, new Calc().add(0, 1))));
+    }
     @Nested class Inner { @Test void addsNegatives() { assertEquals(-3, new Calc().add(-1, -2)); } }
 }
 """
@@ -235,15 +242,19 @@ def test_a_complete_junit_run_lists_every_test_once_and_none_as_not_run() -> Non
         "CalcTest.addsZero(int)[1]": "passed",
         "CalcTest.addsZero(int)[2]": "passed",
         "CalcTest.later": "skipped",
+        "CalcTest.repeats()[1]": "passed",
+        "CalcTest.repeats()[2]": "passed",
+        "CalcTest.made()[1]": "passed",
         "CalcTest$Inner.addsNegatives": "passed",
     }
-    assert (result.passed, result.total) == (6, 7)
+    assert (result.passed, result.total) == (9, 10)
 
 
 def test_a_jvm_that_exits_mid_run_lists_the_planned_tests_as_not_run() -> None:
     """The JVM ends in the second test: the launcher writes no report at all, so every
-    test planned before the run started is listed `not run` (the parameterized test's
-    invocations, registered only when it runs, are not among them); no evidence."""
+    test planned before the run started is listed `not run`, the parameterized test (its
+    cases are registered only as it runs) as one, so the repeated test and the factory;
+    no evidence."""
     if isinstance(why := junit.toolchain(), str):
         pytest.skip(why)
     result = _planned_run(EXITS)
@@ -252,10 +263,13 @@ def test_a_jvm_that_exits_mid_run_lists_the_planned_tests_as_not_run() -> None:
         "CalcTest.adds": "not run",
         "CalcTest.halves": "not run",
         "CalcTest.namesItself(TestInfo)": "not run",
+        "CalcTest.addsZero(int)": "not run",
         "CalcTest.later": "not run",
+        "CalcTest.repeats": "not run",
+        "CalcTest.made": "not run",
         "CalcTest$Inner.addsNegatives": "not run",
     }  # the canary class was planned too, and is never listed
-    assert (result.passed, result.total, result.rate, result.tampered) == (0, 5, 0.0, False)
+    assert (result.passed, result.total, result.rate, result.tampered) == (0, 8, 0.0, False)
 
 
 def test_an_answers_own_suite_that_exits_lists_its_tests_as_not_run(project: Path) -> None:
@@ -268,3 +282,22 @@ def test_an_answers_own_suite_that_exits_lists_its_tests_as_not_run(project: Pat
         "CalcTest.adds": "not run",
         "CalcTest.claimsFour": "not run",
     }
+
+
+def test_a_planned_container_stands_for_its_tests_until_one_is_planned(tmp_path: Path) -> None:
+    plan = tmp_path / "planned.tsv"
+    plan.write_text(
+        "demo.CalcTest\tadds()\n"
+        "demo.CalcTest\taddsAll(int[])\t+\n"  # ran: its cases were planned
+        "demo.CalcTest\trepeats()\t+\n"  # never reached
+        "demo.OtherTest\taddsAll(int[])\t+\n"  # another class's: not expanded by CalcTest's
+        "demo.CalcTest\taddsAll(int[])[1]\n"
+        "a line without a tab\n",
+        encoding="utf-8",
+    )
+    assert junit.read_plan(plan) == [
+        "CalcTest.adds",
+        "CalcTest.addsAll(int[])[1]",
+        "CalcTest.repeats",
+        "OtherTest.addsAll(int[])",
+    ]

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 
+import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
@@ -17,10 +18,12 @@ import org.junit.platform.reporting.legacy.LegacyReportingUtils;
  * The benchmark's plan of a JUnit run, registered with the launcher through
  * META-INF/services beside this folder: when the plan starts, before any test runs, every
  * test it holds is written to the file the system property {@code llmbench.planned} names,
- * one line each, {@code classname TAB name} as the launcher's XML report gives them; a
- * test registered during the run (a parameterized or dynamic one) is added when it is
- * registered. The runner lists each planned test that has no outcome in the reports as
- * not run (functional/junit.py). Tabs and line breaks in a name are written as spaces.
+ * one line each, {@code classname TAB name} as the launcher's XML report gives them. A
+ * test method whose tests are registered as it runs (parameterized, repeated, a factory)
+ * is written {@code classname TAB name TAB +}: it stands for its tests, which are
+ * written as they are registered (named {@code name[1]}, ...). The runner lists each
+ * planned test that has no outcome in the reports as not run (functional/junit.py). Tabs
+ * and line breaks in a name are written as spaces.
  */
 public class PlannedTests implements TestExecutionListener {
 
@@ -34,7 +37,9 @@ public class PlannedTests implements TestExecutionListener {
         for (TestIdentifier root : testPlan.getRoots()) {
             for (TestIdentifier identifier : testPlan.getDescendants(root)) {
                 if (identifier.isTest()) {
-                    lines.append(line(identifier));
+                    lines.append(line(identifier)).append('\n');
+                } else if (identifier.getSource().filter(MethodSource.class::isInstance).isPresent()) {
+                    lines.append(line(identifier)).append("\t+\n");
                 }
             }
         }
@@ -44,13 +49,13 @@ public class PlannedTests implements TestExecutionListener {
     @Override
     public void dynamicTestRegistered(TestIdentifier testIdentifier) {
         if (plan != null && testIdentifier.isTest()) {
-            write(line(testIdentifier), StandardOpenOption.APPEND);
+            write(line(testIdentifier) + "\n", StandardOpenOption.APPEND);
         }
     }
 
     private String line(TestIdentifier identifier) {
         String owner = LegacyReportingUtils.getClassName(plan, identifier);
-        return flat(owner) + "\t" + flat(identifier.getLegacyReportingName()) + "\n";
+        return flat(owner) + "\t" + flat(identifier.getLegacyReportingName());
     }
 
     private static String flat(String text) {
