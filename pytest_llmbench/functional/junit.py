@@ -13,7 +13,11 @@ verifyNoInteractions is mapped (MOCKITO5_NAMES); mockStatic, mockConstruction an
 - `suite`: the answer's own tests against the workspace's src/main/java (mutation mode:
   the driver calls it on the dataset and on each mutant).
 
-Outcomes come from the launcher's XML reports: one per test, named Class.method.
+Outcomes come from the launcher's XML reports: one per test, named Class.method. The
+launcher also loads our listener java/llmbench/junit/PlannedTests.java (by SUPPORT's
+META-INF/services), which writes the test plan before any test runs: a planned test
+the reports do not name (the JVM halted, exited or was stopped, and wrote no report)
+is listed `not run`.
 Jars are looked for in $LLMBENCH_JAVA_LIBS (folders, os.pathsep-separated) or
 /usr/share/java."""
 
@@ -34,9 +38,10 @@ from . import javac_carry
 from .jsreport import read_options
 from .junit_options import OPTIONS, JUnitOptions, jars
 from .launch import RunnerSandbox
-from .outcome import Run, SuiteRun, report_seconds
+from .outcome import Run, SuiteRun, read_lines, report_seconds
 
-SUPPORT = Path(__file__).with_name("java")  # our MockitoExtension, compiled with the tests
+# MockitoExtension and PlannedTests, compiled with the tests; META-INF/services for the latter
+SUPPORT = Path(__file__).with_name("java")
 DEFAULT_LIBS = ("/usr/share/java",)
 REQUIRED: dict[str, tuple[str, ...]] = {  # what -> jar file names, the first found is used
     "JUnit 5 console launcher": ("junit-platform-console-standalone.jar",),
@@ -151,6 +156,31 @@ def _cause_first(detail: ET.Element) -> str:
     return _first_lines(text or ": ".join(filter(None, [kind, message])))
 
 
+def test_name(classname: str, name: str) -> str:
+    """A test's name from a report's `classname` and `name`: `Class.method` (the class
+    without its package; `()` dropped), a module's name alone where there is no class
+    (pytest: a module that could not be collected)."""
+    owner = classname.rsplit(".", 1)[-1]
+    method = name.removesuffix("()")
+    if not owner:
+        method = method.rsplit(".", 1)[-1]
+    return f"{owner}.{method}" if owner else method
+
+
+def read_plan(path: Path) -> list[str]:
+    """The names of the tests the launcher planned (java/llmbench/junit/PlannedTests.java:
+    `classname TAB name` a line), from the file's head (outcome.read_lines). A test
+    method planned as a container (`classname TAB name TAB +`: parameterized, repeated, a
+    factory) stands for its tests until one is planned (named `name[1]`, ...)."""
+    rows = [line.split("\t") for line in read_lines(path)]
+    tests = [(row[0], row[1]) for row in rows if len(row) == 2]
+    containers = [(row[0], row[1]) for row in rows if len(row) == 3 and row[2] == "+"]
+    # what each test's name may be a container's tests under: its text before each `[`
+    expanded = {(o, n[:i]) for o, n in tests for i, c in enumerate(n[:300]) if c == "["}
+    unexpanded = [row for row in containers if row not in expanded]
+    return [test_name(owner, name) for owner, name in tests + unexpanded]
+
+
 def read_reports(folder: Path) -> list[TestOutcome]:
     """Every test case of the launcher's XML reports (TEST-*.xml), a skipped or disabled
     one (pytest: skip, xfail) as skipped, which counts as not passed; an unreadable or
@@ -165,14 +195,10 @@ def read_reports(folder: Path) -> list[TestOutcome]:
             continue
         for case in root.iter("testcase"):
             problems = [c for c in case if c.tag in ("failure", "error", "skipped")]
-            owner = case.get("classname", "").rsplit(".", 1)[-1]
-            method = case.get("name", "").removesuffix("()")
-            if not owner:  # a whole module (pytest: it could not be collected): by its name
-                method = method.rsplit(".", 1)[-1]
             message = ""
             if problems:
                 message = _cause_first(problems[0])
-            name = f"{owner}.{method}" if owner else method
+            name = test_name(case.get("classname", ""), case.get("name", ""))
             status = (
                 "passed"
                 if not problems
@@ -220,11 +246,12 @@ def _main_sources(workspace: Path) -> list[str]:
 
 def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
     """The test tools' jars first: a class or resource of the answer's named like one of
-    theirs (org.junit..., a junit-platform.properties) is never the one loaded."""
+    theirs (org.junit..., a junit-platform.properties) is never the one loaded. Then
+    SUPPORT, for its META-INF/services (the launcher loads our PlannedTests listener)."""
     resources = [
         r for r in ("src/test/resources", "src/main/resources") if (workspace / r).is_dir()
     ]
-    return os.pathsep.join([*(str(j) for j in jars), classes, *resources])
+    return os.pathsep.join([*(str(j) for j in jars), str(SUPPORT), classes, *resources])
 
 
 def _surroundings(tools: Toolchain) -> tuple[dict[str, str], list[Path]]:
@@ -305,17 +332,21 @@ def run_junit(
     )
     if not selected:
         return Run.broken(f"{what}: no class named after its file among {len(tests)} .java files")
+    plan = f"{work.name}/planned.tsv"
     java = [
         tools.java, *JVM_FLAGS, *options.jvmOptions, f"-Djava.io.tmpdir={work.name}/tmp",
-        "-cp", _classpath(workspace, classes, tools.jars), LAUNCHER,
+        f"-Dllmbench.planned={plan}", "-cp", _classpath(workspace, classes, tools.jars), LAUNCHER,
         "--disable-banner", "--disable-ansi-colors", "--details=none",
         "--include-classname=.*", f"--reports-dir={reports}",
         *(f"--select-class={name}" for name in selected),
     ]  # fmt: skip
     remaining = max(1.0, timeout_s - (time.monotonic() - started))
     outcome = SANDBOX.run(java, workspace, remaining, processes, env=env, reads=reads)
-    run = Run.of(read_reports(workspace / reports), outcome)
-    return replace(run, seconds=compiled.seconds + outcome.seconds, build_s=compiled.seconds)
+    # a planned test no report names is listed not run (a JVM that halted wrote none)
+    done = Run.of(read_reports(workspace / reports), outcome).with_planned(
+        read_plan(workspace / plan)
+    )
+    return replace(done, seconds=compiled.seconds + outcome.seconds, build_s=compiled.seconds)
 
 
 def _read(path: Path) -> str:

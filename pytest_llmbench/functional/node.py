@@ -1,5 +1,8 @@
 """Hidden tests written for node's test runner (`*.test.mjs`), with the jsdom harness
-(harness/harness.mjs) that builds the answer's app with esbuild and opens it in a page."""
+(harness/harness.mjs) that builds the answer's app with esbuild and opens it in a page.
+Two reporters of ours run in node's own process, outside the test files' processes the
+answer's code runs in: reporter.mjs writes the finished tests, planner.mjs each test as
+node queues it, before it runs; a queued test that never reported is listed `not run`."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 from ..toolchain.node_packages import modules_dir, node_missing
 from .launch import RunnerSandbox
-from .outcome import Run, report_seconds
+from .outcome import Run, read_lines, report_seconds
 from .workspace import OUT
 
 NEEDED = (
@@ -35,19 +38,24 @@ def missing() -> str | None:
     return node_missing(modules_dir(NEEDED), "node's test", "scripts/install-runners")
 
 
-def read_results(path: Path) -> list[TestOutcome]:
-    """The reporter's lines (reporter.mjs); a line that is not one is ignored. A skipped
-    or todo test is listed as skipped: it counts as not passed."""
+def read_results(path: Path) -> tuple[list[TestOutcome], set[str]]:
+    """The reporter's lines (reporter.mjs): the tests, and the names of the suites that
+    passed (no tests: their tests have lines of their own); a line that is neither is
+    ignored. A skipped or todo test is listed as skipped: it counts as not passed."""
     outcomes: list[TestOutcome] = []
+    suites: set[str] = set()
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
-        return outcomes
+        return outcomes, suites
     for line in lines:
         try:
             row = json.loads(line)
             skipped = bool(row.get("skipped"))
             passed = bool(row["passed"]) and not skipped
+            if row.get("suite") and passed:
+                suites.add(str(row["name"])[:300])
+                continue
             outcomes.append(
                 TestOutcome(
                     name=str(row["name"])[:300],
@@ -59,7 +67,19 @@ def read_results(path: Path) -> list[TestOutcome]:
             )
         except (ValueError, KeyError, TypeError, AttributeError):
             continue
-    return outcomes
+    return outcomes, suites
+
+
+def read_plan(path: Path) -> list[str]:
+    """The names of the tests the run queued (planner.mjs: one JSON object a line, {name}),
+    from the file's head (outcome.read_lines); a line that is not one is ignored."""
+    names = []
+    for line in read_lines(path):
+        try:
+            names.append(str(json.loads(line)["name"])[:300])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return names
 
 
 def run_node(
@@ -71,7 +91,7 @@ def run_node(
     tests = sorted(p.relative_to(workspace).as_posix() for p in hidden.rglob("*.test.mjs"))
     if not tests:
         return Run.broken("the hidden tests folder has no *.test.mjs file")
-    results = workspace / OUT / "results.jsonl"
+    results, plan = workspace / OUT / "results.jsonl", workspace / OUT / "planned.jsonl"
     command = [
         "node",
         *NODE_FLAGS,
@@ -79,6 +99,8 @@ def run_node(
         "--test-concurrency=1",
         f"--test-reporter=./{hidden.name}/reporter.mjs",
         f"--test-reporter-destination=./{OUT}/{results.name}",
+        f"--test-reporter=./{hidden.name}/planner.mjs",
+        f"--test-reporter-destination=./{OUT}/{plan.name}",
         *tests,
     ]
     env = {
@@ -90,7 +112,11 @@ def run_node(
     outcome = SANDBOX.run(
         command, workspace, timeout_s, processes, env=env, reads=[modules], protect=[hidden]
     )
-    run = Run.of(read_results(results), outcome).stable(workspace)
+    finished, suites = read_results(results)
+    # each queued test that never reported is listed as not run (a suite is accounted for
+    # by its line in the results: the plan only ever adds)
+    planned = [name for name in read_plan(plan) if name not in suites]
+    run = Run.of(finished, outcome).with_planned(planned).stable(workspace)
     return escapes(run, outcome, workspace / OUT / ESCAPES)
 
 
@@ -105,17 +131,9 @@ ESCAPES = "escapes.jsonl"
 
 def _noted(path: Path) -> list[str]:
     """The harness's notes, each as `kind: the string's start`: the first 20 lines of the
-    file's first 64 KB (a link, which the harness never writes, is not followed)."""
-    try:
-        if path.is_symlink():
-            return []
-        with path.open("rb") as notes_file:
-            head = notes_file.read(64_000)
-    except OSError:
-        return []
-    lines = head.decode("utf-8", errors="replace").splitlines()
+    file's first 64 KB (outcome.read_lines)."""
     notes = []
-    for line in lines[:20]:
+    for line in read_lines(path, 64_000, 20):
         try:
             row = json.loads(line)
             notes.append(f"{row['kind']}: {' '.join(str(row['source']).split())[:80]}")

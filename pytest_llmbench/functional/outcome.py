@@ -9,6 +9,26 @@ from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 
 NO_OUTCOME = "no outcome: the run ended before it reported this test"
+PLAN_BYTES = 2_000_000  # a plan's head read (read_lines)
+PLAN_LINES = 10_000
+
+
+def read_lines(path: Path, max_bytes: int = PLAN_BYTES, max_lines: int = PLAN_LINES) -> list[str]:
+    """The lines of a file a runner's own code wrote during the run (a plan of its tests,
+    the harness's notes), read as the run may have left it: its first `max_bytes` (a line
+    the limit cut is dropped), at most `max_lines` lines; none from a link (our code never
+    writes one) or an unreadable file."""
+    try:
+        if path.is_symlink():
+            return []
+        with path.open("rb") as written:
+            head = written.read(max_bytes + 1)
+    except OSError:
+        return []
+    lines = head[:max_bytes].decode("utf-8", errors="replace").splitlines()
+    if len(head) > max_bytes and lines:
+        lines.pop()
+    return lines[:max_lines]
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from pathlib import Path
 from ..toolchain import sandbox
 from .junit import read_reports
 from .launch import RunnerSandbox
-from .outcome import Run, SuiteRun
+from .outcome import Run, SuiteRun, read_lines
 from .workspace import HIDDEN, OUT
 
 SANDBOX = RunnerSandbox(memory_mb=1024, processes=sandbox.PROCESS_LIMIT)
@@ -88,15 +88,6 @@ def suite(workspace: Path, run: SuiteRun) -> Run:
     outcome = SANDBOX.run(
         command, workspace, run.timeout_s, run.processes, env=env, reads=[DRIVER.parent]
     )
-    done = Run.of(read_reports(reports), outcome).with_planned(_planned(reports / "planned.txt"))
+    # the driver's list of the tests it collected, one name a line
+    done = Run.of(read_reports(reports), outcome).with_planned(read_lines(reports / "planned.txt"))
     return replace(done.stable(workspace), evidence=patched(outcome.stderr))
-
-
-def _planned(path: Path) -> list[str]:
-    """The driver's list of the tests it collected (at most 10,000; none if unreadable)."""
-    try:
-        if path.is_symlink() or path.stat().st_size > 2_000_000:
-            return []
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()[:10_000]
-    except OSError:
-        return []

@@ -361,6 +361,7 @@ def test_an_honest_run_loses_its_canaries_and_no_evidence(tmp_path: Path) -> Non
         ({"fail": "skipped", "pass": "passed"}, 1, "was reported skipped"),
         ({"fail": "failed", "pass": "failed"}, 1, "must-pass canary test"),
         ({"fail": "failed"}, 1, "is missing from the results"),
+        ({"fail": "failed", "pass": "not run"}, 1, "is missing from the results"),
         ({"fail": "failed", "pass": "passed"}, 0, "exited with status 0"),
     ],
 )
@@ -408,6 +409,18 @@ def test_canaries_lost_with_a_file_that_did_not_load_are_no_evidence(tmp_path: P
     # with a test passed, the same missing canaries are evidence
     passed = tripwire.check(Run((broken, _outcome("adds", "passed")), None, 2))[1]
     assert any("is missing from the results" in line for line in passed), passed
+
+
+def test_canaries_planned_but_never_run_are_missing_and_never_listed(tmp_path: Path) -> None:
+    """A runner's plan lists the canaries a run did not reach as `not run`: they are
+    missing, as if unplanned (no evidence where no test passed), and never listed."""
+    tripwire, fails, passes = _armed(tmp_path)
+    unrun = [_outcome(fails, "not run"), _outcome(passes, "not run")]
+    later = _outcome("greets", "not run")
+    stripped, evidence = tripwire.check(Run((_outcome("adds", "failed"), later, *unrun), None, 1))
+    assert ([t.name for t in stripped.tests], evidence) == (["adds", "greets"], [])
+    _, evidence = tripwire.check(Run((_outcome("adds", "passed"), later, *unrun), None, 1))
+    assert len(evidence) == 2 and all("is missing from the results" in e for e in evidence)
 
 
 def test_a_run_of_canaries_alone_ran_no_test(tmp_path: Path) -> None:

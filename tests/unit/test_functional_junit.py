@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.formats.functional import Functional, HiddenFile
 from pytest_llmbench.functional import javac_carry, junit
 from pytest_llmbench.functional.outcome import Run, SuiteRun
+from pytest_llmbench.functional.verify import run_functional
+from pytest_llmbench.schema.functional import FunctionalResult
 
 REPORT = """<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="JUnit Jupiter" tests="6" skipped="1" failures="1" errors="1">
@@ -260,3 +263,121 @@ def test_what_changed_is_compiled_and_a_touched_constant_compiles_everything(
     )
     assert javac_carry.reuse(carry, tmp_path / "c3", now, set(), junit.class_name) is None
     assert not (tmp_path / "c3").exists()
+
+
+# --- tests the run did not reach: the launcher's plan (java/llmbench/junit/PlannedTests) ---
+
+PLANNED_TEST = """package demo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CalcTest {
+    @Test @Order(1) void adds() { assertEquals(3, new Calc().add(1, 2)); }
+    @Test @Order(2) void halves() { assertEquals(2, new Calc().half(4)); }
+    @Test @Order(3) void namesItself(TestInfo info) { assertEquals("namesItself(TestInfo)", info.getDisplayName()); }
+    @ParameterizedTest @Order(4) @ValueSource(ints = {1, 2}) void addsZero(int x) { assertEquals(x, new Calc().add(x, 0)); }
+    @Test @Order(5) @Disabled("later") void later() {}
+    @RepeatedTest(2) @Order(6) void repeats() { assertEquals(1, new Calc().add(1, 0)); }
+    @TestFactory @Order(7) java.util.List<DynamicTest> made() {
+        return java.util.List.of(DynamicTest.dynamicTest("one", () -> assertEquals(1, new Calc().add(0, 1))));
+    }
+    @Nested class Inner { @Test void addsNegatives() { assertEquals(-3, new Calc().add(-1, -2)); } }
+}
+"""
+HALVES = "public int half(int x) { return x / 2; }"
+# an answer that ends the JVM in the second test (a legacy CLI's way with bad input)
+EXITS = "public int half(int x) { System.exit(1); return 0; }"
+
+
+def _planned_run(half: str) -> FunctionalResult:
+    functional = Functional(
+        "junit", "acceptance", "empty", 120.0, (HiddenFile("demo/CalcTest.java", PLANNED_TEST),)
+    )
+    calc = CALC.replace("return a + b; }", f"return a + b; }} {half}")
+    return run_functional(functional, None, [("src/main/java/demo/Calc.java", calc)])
+
+
+def test_a_complete_junit_run_lists_every_test_once_and_none_as_not_run() -> None:
+    """The plan names tests as the XML reports do (nested classes, parameters, invocations
+    of a parameterized test, disabled ones): a run that finished adds nothing."""
+    if isinstance(why := junit.toolchain(), str):
+        pytest.skip(why)
+    result = _planned_run(HALVES)
+    assert (result.error, result.tampered) == (None, False), result
+    assert {t.name: t.status for t in result.tests} == {
+        "CalcTest.adds": "passed",
+        "CalcTest.halves": "passed",
+        "CalcTest.namesItself(TestInfo)": "passed",
+        "CalcTest.addsZero(int)[1]": "passed",
+        "CalcTest.addsZero(int)[2]": "passed",
+        "CalcTest.later": "skipped",
+        "CalcTest.repeats()[1]": "passed",
+        "CalcTest.repeats()[2]": "passed",
+        "CalcTest.made()[1]": "passed",
+        "CalcTest$Inner.addsNegatives": "passed",
+    }
+    assert (result.passed, result.total) == (9, 10)
+
+
+def test_a_jvm_that_exits_mid_run_lists_the_planned_tests_as_not_run() -> None:
+    """The JVM ends in the second test: the launcher writes no report at all, so every
+    test planned before the run started is listed `not run`, the parameterized test (its
+    cases are registered only as it runs) as one, so the repeated test and the factory;
+    no evidence."""
+    if isinstance(why := junit.toolchain(), str):
+        pytest.skip(why)
+    result = _planned_run(EXITS)
+    assert result.error is not None and result.error.startswith("no test ran")
+    assert {t.name: t.status for t in result.tests} == {
+        "CalcTest.adds": "not run",
+        "CalcTest.halves": "not run",
+        "CalcTest.namesItself(TestInfo)": "not run",
+        "CalcTest.addsZero(int)": "not run",
+        "CalcTest.later": "not run",
+        "CalcTest.repeats": "not run",
+        "CalcTest.made": "not run",
+        "CalcTest$Inner.addsNegatives": "not run",
+    }  # the canary class was planned too, and is never listed
+    assert (result.passed, result.total, result.rate, result.tampered) == (0, 8, 0.0, False)
+
+
+def test_an_answers_own_suite_that_exits_lists_its_tests_as_not_run(project: Path) -> None:
+    """Mutation mode's `suite`: the same plan, for the answer's own tests."""
+    calc = project / "src/main/java/demo/Calc.java"
+    calc.write_text(CALC.replace("return a + b;", "System.exit(1); return 0;"), encoding="utf-8")
+    run = junit.suite(project, SuiteRun(("src/test/java/demo/CalcTest.java",), 120))
+    assert run.error is not None and not run.all_passed
+    assert {t.name: t.status for t in run.tests} == {
+        "CalcTest.adds": "not run",
+        "CalcTest.claimsFour": "not run",
+    }
+
+
+def test_a_planned_container_stands_for_its_tests_until_one_is_planned(tmp_path: Path) -> None:
+    plan = tmp_path / "planned.tsv"
+    plan.write_text(
+        "demo.CalcTest\tadds()\n"
+        "demo.CalcTest\taddsAll(int[])\t+\n"  # ran: its cases were planned
+        "demo.CalcTest\trepeats()\t+\n"  # never reached
+        "demo.OtherTest\taddsAll(int[])\t+\n"  # another class's: not expanded by CalcTest's
+        "demo.CalcTest\taddsAll(int[])[1]\n"
+        "a line without a tab\n",
+        encoding="utf-8",
+    )
+    assert junit.read_plan(plan) == [
+        "CalcTest.adds",
+        "CalcTest.addsAll(int[])[1]",
+        "CalcTest.repeats",
+        "OtherTest.addsAll(int[])",
+    ]

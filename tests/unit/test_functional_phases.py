@@ -61,4 +61,4 @@ def test_each_report_format_gives_the_test_times(tmp_path: Path) -> None:
     assert [t.seconds for t in jsreport.read_report(tmp_path / "report.json", tmp_path)] == [0.04]
     row = {"name": "t", "passed": True, "duration_ms": 250}
     (tmp_path / "results.jsonl").write_text(json.dumps(row) + "\n")
-    assert [t.seconds for t in node.read_results(tmp_path / "results.jsonl")] == [0.25]
+    assert [t.seconds for t in node.read_results(tmp_path / "results.jsonl")[0]] == [0.25]

@@ -1,11 +1,12 @@
 // node --test reporter: one JSON line per finished test (leaf tests and suites that
-// failed before their tests ran), which the runner reads back.
+// failed before their tests ran), which the runner reads back; a suite that passed has a
+// line too (suite: true), which counts as no test: it accounts for the suite's entry in
+// the plan (planner.mjs), and its tests have lines of their own.
 export default async function* reporter(source) {
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { data } = event;
     const details = data.details || {};
-    if (details.type === 'suite' && event.type === 'test:pass') continue;
     const error = details.error;
     const cause = error && (error.cause || error);
     let message = '';

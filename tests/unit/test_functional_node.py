@@ -1,0 +1,124 @@
+"""node's test runner: the plan of a run (harness/planner.mjs, the tests node queued) read
+back, and hidden tests a run did not reach listed `not run`, through the real runner in
+the sandbox (skipped where node or its packages are missing)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.formats.functional import Functional, HiddenFile
+from pytest_llmbench.functional.node import missing, read_plan, read_results
+from pytest_llmbench.functional.verify import run_functional
+from pytest_llmbench.schema.functional import FunctionalResult
+
+HIDDEN = """\
+import { test, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './harness.mjs';
+
+const page = (source) => openApp({ source: `import * as calc from './src/calc.js'; ${source}` });
+
+test('adds two numbers', async () => {
+  const app = await page('document.body.textContent = String(calc.add(2, 3));');
+  assert.equal(app.document.body.textContent, '5');
+});
+
+test('greets Ada by name', async () => {
+  const app = await page("document.body.textContent = calc.greet('Ada');");
+  assert.equal(app.document.body.textContent, 'Hello, Ada!');
+});
+
+describe('negative numbers', () => {
+  it('adds two', () => assert.equal(-1 + -2, -3));
+  it('adds three', () => assert.equal(-1 + -2 + -3, -6));
+});
+
+test('parts', async (t) => {
+  await t.test('first part', () => assert.ok(true));
+});
+"""
+HONEST = "export const add = (a, b) => a + b;\nexport const greet = (name) => `Hello, ${name}!`;\n"
+# greet never returns: the run is stopped at its time limit in the second test
+HANGS = "export const add = (a, b) => a + b;\nexport const greet = () => { for (;;) {} };\n"
+NAMES = {
+    "adds two numbers",
+    "greets Ada by name",
+    "adds two",
+    "adds three",
+    "parts",
+    "first part",
+}
+
+
+def _run(answer: str, limit: float) -> FunctionalResult:
+    functional = Functional(
+        "node", "acceptance", "empty", limit, (HiddenFile("calc.test.mjs", HIDDEN),)
+    )
+    return run_functional(functional, None, [("src/calc.js", answer)])
+
+
+@pytest.mark.skipif(missing() is not None, reason="no node or node packages")
+def test_a_complete_node_run_lists_every_test_once_and_none_as_not_run() -> None:
+    """Suites and tests with subtests are planned too (node queues them): a run that
+    finished accounts for each, so nothing is added."""
+    result = _run(HONEST, 60.0)
+    assert (result.error, result.tampered) == (None, False), result
+    assert sorted(t.name for t in result.tests) == sorted(NAMES)
+    assert {t.status for t in result.tests} == {"passed"}
+    assert (result.passed, result.total, result.rate) == (6, 6, 1.0)
+
+
+@pytest.mark.skipif(missing() is not None, reason="no node or node packages")
+def test_a_node_run_stopped_in_its_second_test_lists_the_rest_as_not_run() -> None:
+    # a limit the first test passes within on a loaded machine; the second never ends
+    result = _run(HANGS, 15.0)
+    assert result.error == "the test run was stopped at the time limit"
+    statuses = {t.name: t.status for t in result.tests}
+    assert statuses.pop("adds two numbers") == "passed"
+    # the suite stands for its tests, which node queues only as it starts
+    assert statuses == {
+        "greets Ada by name": "not run",
+        "negative numbers": "not run",
+        "parts": "not run",
+    }  # the canaries were planned too, and are never listed
+    assert (result.passed, result.total, result.rate, result.tampered) == (1, 4, 0.0, False)
+
+
+def _lines(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(f"{json.dumps(row)}\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def test_a_suite_that_passed_is_no_test_and_a_plan_only_names_tests(tmp_path: Path) -> None:
+    results = _lines(
+        tmp_path / "results.jsonl",
+        [
+            {"name": "adds", "passed": True},
+            {"name": "group", "passed": True, "suite": True},
+            {"name": "broken group", "passed": False, "suite": True, "message": "no"},
+            {"name": "later", "passed": True, "skipped": True},
+        ],
+    )
+    tests, suites = read_results(results)
+    assert [(t.name, t.status) for t in tests] == [
+        ("adds", "passed"),
+        ("broken group", "failed"),
+        ("later", "skipped"),
+    ]
+    assert suites == {"group"}
+    plan = tmp_path / "planned.jsonl"
+    plan.write_text('{"name": "adds"}\nnot json\n{"other": 1}\n{"name": "group"}\n')
+    assert read_plan(plan) == ["adds", "group"]
+
+
+def test_the_plan_is_read_bounded_and_never_through_a_link(tmp_path: Path) -> None:
+    secret = _lines(tmp_path / "secret.jsonl", [{"name": "a host secret"}])
+    link = tmp_path / "planned.jsonl"
+    link.symlink_to(secret)
+    assert read_plan(link) == []
+    huge = tmp_path / "huge.jsonl"
+    huge.write_bytes(b'{"name": "t"}\n' * 200_000)
+    assert read_plan(huge) == ["t"] * 10_000
