@@ -82,7 +82,7 @@ def _js_tests(cases: list[Case], test: str, expect: str) -> str:
 
 
 def node_block(cases: list[Case]) -> str:
-    """Canaries appended to a `*.test.mjs` (imports are hoisted in a module)."""
+    """Canaries for a `*.test.mjs`, put before its own tests (imports are hoisted)."""
     alias = f"{RANDOM.choice(WORDS)}{RANDOM.randint(100, 999)}"
     head = (
         f"\nimport {{ test as test_{alias} }} from 'node:test';\n"

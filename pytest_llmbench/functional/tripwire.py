@@ -2,12 +2,13 @@
 
 Each run gets canaries with random names and random contents, written like the ordinary
 tests of its runner: some that must fail (an expectation that cannot hold) and some that
-must pass. They go where the answer's code runs: appended to each hidden test file
-(node's `*.test.mjs` with imports under random aliases, pytest's test modules, Cargo's
-`tests/*.rs`, Catch's `*_test.cpp`), a generated test class compiled and run in the same
-JVM (JUnit), a test file of the hidden tests' package (Go), a spec file beside the hidden
-specs (Jest), or, for an answer's own
-tests (mutation mode), a test file of random name added to the run. The answer cannot
+must pass. They go where the answer's code runs: before the tests of each of node's
+hidden `*.test.mjs` (imports under random aliases; first, so that a test process the
+answer's code brings down has run them), after those of pytest's test modules, Cargo's
+`tests/*.rs` and Catch's `*_test.cpp`, a generated test class compiled and run in the
+same JVM (JUnit), a test file of the hidden tests' package (Go), a spec file beside the
+hidden specs (Jest), or, for an answer's own tests (mutation mode), a test file of random
+name added to the run. The answer cannot
 know them before the run, so code that forges outcomes (reports everything passed, turns
 failures into skips, exits early with status 0, rewrites the report) gives itself away:
 
@@ -73,9 +74,13 @@ class Tripwire:
     def _add(self, cases: list[Case], key: Callable[[Case], str], home: str = "") -> None:
         self.canaries.extend(Canary(key(c), c.fails, home) for c in cases)
 
-    def append_node(self, test_file: Path) -> None:
+    def prepend_node(self, test_file: Path) -> None:
+        """Before the file's own tests (imports are hoisted in a module), so they have run
+        when the answer's code ends the test process in a later test."""
         cases = pair()
-        _append(test_file, node_block(cases))
+        text = test_file.read_text(encoding="utf-8", errors="replace")
+        bang = text.partition("\n")[0] + "\n" if text.startswith("#!") else ""
+        test_file.write_text(bang + node_block(cases) + "\n" + text[len(bang) :], encoding="utf-8")
         self._add(cases, lambda c: c.title)
 
     def append_python(self, test_file: Path) -> None:
@@ -189,13 +194,13 @@ def _append(path: Path, block: str) -> None:
 
 
 def arm_hidden(runner: str, hidden: Path) -> Tripwire:
-    """Canaries in the hidden tests (acceptance mode): appended to each of node's and
-    pytest's test files, a class of its own beside JUnit's."""
+    """Canaries in the hidden tests (acceptance mode): put before the tests of each of
+    node's test files, after those of pytest's, a class of its own beside JUnit's."""
     tripwire = Tripwire()
     files = sorted(p for p in hidden.rglob("*") if p.is_file() and not p.is_symlink())
     if runner == "node":
         for path in (p for p in files if p.name.endswith(".test.mjs")):
-            tripwire.append_node(path)
+            tripwire.prepend_node(path)
     elif runner == "pytest":
         for path in (p for p in files if is_test_file(p)):
             tripwire.append_python(path)

@@ -335,7 +335,7 @@ def _armed(tmp_path: Path) -> tuple[Tripwire, str, str]:
     test_file = tmp_path / "a.test.mjs"
     test_file.write_text("import { test } from 'node:test';\n")
     tripwire = Tripwire()
-    tripwire.append_node(test_file)
+    tripwire.prepend_node(test_file)
     fails = next(c.key for c in tripwire.canaries if c.fails)
     passes = next(c.key for c in tripwire.canaries if not c.fails)
     titles = re.findall(r"^test_\w+\('([^']+)'", test_file.read_text(), re.M)

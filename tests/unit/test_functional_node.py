@@ -122,3 +122,40 @@ def test_the_plan_is_read_bounded_and_never_through_a_link(tmp_path: Path) -> No
     huge = tmp_path / "huge.jsonl"
     huge.write_bytes(b'{"name": "t"}\n' * 200_000)
     assert read_plan(huge) == ["t"] * 10_000
+
+
+# greet takes memory until the test process dies (V8 gives up at the sandbox's data limit)
+CRASHES = (
+    "export const add = (a, b) => a + b;\n"
+    "export const greet = () => { const kept = []; for (;;) kept.push(new Array(1e6).fill(1)); };\n"
+)
+
+
+@pytest.mark.skipif(missing() is not None, reason="no node or node packages")
+def test_an_answer_that_crashes_the_test_process_is_not_taken_for_tampering() -> None:
+    """The canaries run before the file's own tests: a test process the answer's code
+    brings down (here out of memory, in the second test) has run them all, so the tests
+    it never reached are failures of the answer, not evidence of a forged verdict."""
+    result = _run(CRASHES, 120.0)
+    assert not result.tampered, result.tamper_evidence
+    statuses = {t.name: t.status for t in result.tests}
+    assert statuses["adds two numbers"] == "passed"
+    assert statuses["greets Ada by name"] != "passed"
+    assert (result.passed, result.total, result.rate) == (1, 4, 0.25)
+
+
+@pytest.mark.skipif(missing() is not None, reason="no node or node packages")
+def test_a_file_that_fails_outside_its_tests_says_why() -> None:
+    """node reports such a file as "test failed"; the cause its process wrote to stderr
+    (here the answer's module the tests import is missing) is the message instead, without
+    the workspace's temporary path."""
+    hidden = "import { test } from 'node:test';\nimport { add } from '../src/calc.js';\n"
+    hidden += "test('adds', () => { if (add(1, 2) !== 3) throw new Error('no'); });\n"
+    functional = Functional(
+        "node", "acceptance", "empty", 60.0, (HiddenFile("c.test.mjs", hidden),)
+    )
+    result = run_functional(functional, None, [("src/other.js", HONEST)])
+    failed = [t for t in result.tests if t.status == "failed"]
+    assert failed and not result.tampered
+    assert "ERR_MODULE_NOT_FOUND" in failed[0].message, failed[0]
+    assert "Cannot find module 'src/calc.js'" in failed[0].message

@@ -2,8 +2,27 @@
 // failed before their tests ran), which the runner reads back; a suite that passed has a
 // line too (suite: true), which counts as no test: it accounts for the suite's entry in
 // the plan (planner.mjs), and its tests have lines of their own.
+//
+// A test file whose process failed outside its tests (a module it imports is missing, a
+// syntax error, the process ran out of memory) is reported with node's bare "test
+// failed": its line gets the cause from what the process wrote to stderr instead.
+const STDERR_KEPT = 16_000; // characters of each file's stderr
+const CAUSE = /^(\w*Error\b.*|Error \[.*|FATAL ERROR:.*)$/m;
+
+function causeIn(stderr) {
+  const found = CAUSE.exec(stderr || '');
+  return found ? found[1].slice(0, 600) : '';
+}
+
 export default async function* reporter(source) {
+  const stderr = new Map(); // test file -> the start of what its process wrote to stderr
   for await (const event of source) {
+    if (event.type === 'test:stderr') {
+      const { file = '', message = '' } = event.data || {};
+      const kept = stderr.get(file) || '';
+      if (kept.length < STDERR_KEPT) stderr.set(file, (kept + String(message)).slice(0, STDERR_KEPT));
+      continue;
+    }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { data } = event;
     const details = data.details || {};
@@ -11,6 +30,7 @@ export default async function* reporter(source) {
     const cause = error && (error.cause || error);
     let message = '';
     if (cause) message = String(cause.message || cause).split('\n').slice(0, 8).join('\n').slice(0, 600);
+    if (message === 'test failed' && data.name === data.file) message = causeIn(stderr.get(data.file)) || message;
     yield `${JSON.stringify({
       name: data.name, file: data.file || '', nesting: data.nesting,
       passed: event.type === 'test:pass', skipped: Boolean(data.skip || data.todo),
