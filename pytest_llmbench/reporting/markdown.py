@@ -146,13 +146,15 @@ def model_table(board: Leaderboard) -> list[str]:
             _outcomes(r),
             *(cell(r) for _, cell in tests),
             str(r.judge_tokens),
+            f"{r.candidate_cached_tokens} / {r.judge_cached_tokens}",
             _cost(r.candidate_cost_usd),
             _cost(r.judge_cost_usd),
         ]
         for r in board.models
     ]
     headers = ["#", "Model", *COLUMNS, *(name for name, _ in tests)]
-    return table([*headers, "Judge tokens", "Cost", "Judge cost"], rows)
+    cached = "Cached in (cand. / judges)"
+    return table([*headers, "Judge tokens", cached, "Cost", "Judge cost"], rows)
 
 
 def _calibration_row(c: Calibration) -> list[str]:

@@ -84,6 +84,7 @@ function columns(run, row, floor) {
       el("div", { text: sourcesText(row) || "–" }), el("div", { class: "muted small", text: checkersText(run, row.model) }))],
     tokens: [row.tokens.median, el("td", { text: `${num(row.tokens.median, 0)} / ${num(row.tokens.p95, 0)}` })],
     latency_s: [row.latency_s.median, el("td", { text: `${num(row.latency_s.median)} / ${num(row.latency_s.p95)} s` })],
+    cached_tokens: [row.candidate_cached_tokens ?? 0, el("td", { text: `${row.candidate_cached_tokens ?? 0} / ${row.judge_cached_tokens ?? 0}` })],
     candidate_cost_usd: [row.candidate_cost_usd, el("td", { text: usd(row.candidate_cost_usd) })],
     scored: [row.scored, el("td", { text: `${row.scored}/${row.items}` })],
   };
