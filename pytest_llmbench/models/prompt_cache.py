@@ -44,15 +44,16 @@ def _block(text: str, mark: bool) -> dict[str, Any]:
     return block
 
 
-def _marked_end(message: dict[str, Any]) -> dict[str, Any]:
-    """`message` with its last content block marked (string content becomes one block)."""
+def _marked_end(message: dict[str, Any]) -> dict[str, Any] | None:
+    """`message` with its last content block marked (string content becomes one block);
+    None when it has nothing to mark (no content: tool calls only)."""
     content = message.get("content")
     if isinstance(content, str) and content:
         return {**message, "content": [_block(content, True)]}
     if isinstance(content, list) and content and isinstance(content[-1], dict):
         last = {**content[-1], "cache_control": dict(CACHE_MARK)}
         return {**message, "content": [*content[:-1], last]}
-    return message  # nothing to mark (no content, or tool calls only)
+    return None
 
 
 def _split(message: dict[str, Any], chars: int) -> dict[str, Any] | None:
@@ -90,8 +91,11 @@ def marked(
         if split is not None:
             sent[whole] = split
             return sent
-    if whole:
-        sent[whole - 1] = _marked_end(sent[whole - 1])
+    for index in range(whole - 1, -1, -1):  # the last whole message that has content
+        end = _marked_end(sent[index])
+        if end is not None:
+            sent[index] = end
+            break
     return sent
 
 

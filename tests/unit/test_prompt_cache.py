@@ -84,6 +84,20 @@ def test_a_prefix_of_whole_messages_marks_the_last_of_them() -> None:
     assert sent[1]["content"] == PROMPT
 
 
+def test_a_dialog_prefix_ending_in_a_tool_call_marks_the_last_message_with_content() -> None:
+    call = {"id": "c1", "type": "function", "function": {"name": "read_file", "arguments": "{}"}}
+    messages = (
+        SYSTEM,
+        {"role": "user", "content": "task"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "file text"},
+    )
+    sent = marked(messages, StablePrefix(messages=3))
+    assert sent[1]["content"] == [{"type": "text", "text": "task", "cache_control": CACHE_MARK}]
+    assert sent[2] == messages[2] and sent[3] == messages[3]
+    assert json.dumps(sent).count("cache_control") == 1
+
+
 def test_an_image_message_is_split_in_its_text_part_and_keeps_its_images() -> None:
     image = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
     request = _request([{"type": "text", "text": PROMPT}, image])
