@@ -32,7 +32,9 @@ from .vocabulary import (
 # 3: hidden tests' status, a run's tampered mark and evidence (FunctionalResult), the
 #    item's tampered mark; a grade's argmax grade is `argmax` (was `score`) and
 #    leaderboard.json's pass_quality is named pass_threshold: "score" is the formula's.
-SCHEMA_VERSION = 3
+# 4: the prompt cache's input tokens (cache_read_tokens, cache_write_tokens) on CallRecord
+#    and Usage; 0 in older lines, which did not record them.
+SCHEMA_VERSION = 4
 
 
 class CallRecord(Schema):
