@@ -84,15 +84,17 @@ def _usage_row(result: pytest.RunResult, model: str) -> list[str]:
     return line.split()
 
 
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["no-xdist", "n2"])
 def test_the_shared_prefix_is_marked_cached_and_priced_at_the_cache_rate(
     pytester: pytest.Pytester,
     cached_project: Path,
     llm_server: FakeLLMServer,
     monkeypatch: pytest.MonkeyPatch,
+    xdist: list[str],
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "llmbench-test")  # the local server ignores it
     llm_server.policy.prompt_cache = True
-    result = pytester.runpytest(*_args(llm_server))
+    result = pytester.runpytest(*_args(llm_server), *xdist)
     assert result.ret == 0, result.stdout.str()
 
     # The marks: Anthropic's request carries one, at the end of the inlined dataset; the
