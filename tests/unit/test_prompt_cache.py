@@ -24,8 +24,9 @@ from pytest_llmbench.models.prompt_cache import (
     marked,
     needs_marks,
 )
+from pytest_llmbench.reporting import leaderboard, markdown
 from pytest_llmbench.reporting.usage import usage_lines
-from pytest_llmbench.schema.results import CallRecord
+from pytest_llmbench.schema.results import CallRecord, ItemResult, Usage
 from pytest_llmbench.tasks.case import Case
 from tests.conftest import write_project
 
@@ -198,3 +199,25 @@ def test_the_usage_table_shows_cached_input_per_model() -> None:
         "40",
         "0.0006",
     ]
+
+
+def _priced_item(model: str, cache_read_tokens: int) -> ItemResult:
+    return ItemResult(
+        scenario="S",
+        category="analysis",
+        dataset=None,
+        model=model,
+        status="unscored",
+        candidate_usage=Usage(prompt_tokens=2000, cache_read_tokens=cache_read_tokens, calls=1),
+        judge_usage=Usage(prompt_tokens=900, cache_read_tokens=cache_read_tokens // 2, calls=2),
+    )
+
+
+def test_the_leaderboard_sums_cache_reads_and_shows_them_when_there_are_some() -> None:
+    board = leaderboard.build([_priced_item("a", 1500), _priced_item("a", 0)], attempts=1)
+    (row,) = board.models
+    assert (row.candidate_cached_tokens, row.judge_cached_tokens) == (1500, 750)
+    shown = "\n".join(markdown.model_table(board))
+    assert "Cached in (cand. / judges)" in shown and "| 1500 / 750 |" in shown
+    plain = leaderboard.build([_priced_item("a", 0)], attempts=1)
+    assert "Cached in" not in "\n".join(markdown.model_table(plain))
