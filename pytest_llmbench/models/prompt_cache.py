@@ -109,7 +109,8 @@ def _count(value: Any) -> int:
 
 def cache_tokens(usage: Any) -> tuple[int, int]:
     """(tokens read from the prompt cache, tokens written to it) in a reply's usage, in
-    either shape; 0 for what it does not report."""
+    either shape; 0 for what it does not report. Both are part of the prompt tokens, so
+    together never more than the usage's prompt_tokens (when it gives them)."""
     if usage is None:
         return 0, 0
     details = _field(usage, "prompt_tokens_details")
@@ -120,6 +121,10 @@ def cache_tokens(usage: Any) -> tuple[int, int]:
         _count(_field(details, "cache_creation_tokens")),
         _count(_field(usage, "cache_creation_input_tokens")),
     )
+    prompt = _count(_field(usage, "prompt_tokens"))
+    if prompt:
+        read = min(read, prompt)
+        written = min(written, prompt - read)
     return read, written
 
 

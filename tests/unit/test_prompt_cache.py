@@ -154,6 +154,12 @@ def test_cached_tokens_are_read_from_anthropics_usage_shape() -> None:
     assert cache_tokens(read) == (1400, 0)  # litellm copies it: counted once
 
 
+def test_cache_figures_over_the_prompt_tokens_are_cut_to_them() -> None:
+    usage = {"prompt_tokens": 100, "cache_read_input_tokens": 90, "cache_creation_input_tokens": 50}
+    assert cache_tokens(usage) == (90, 10)
+    assert cache_tokens({"prompt_tokens": 100, "cache_read_input_tokens": 10**9}) == (100, 0)
+
+
 def test_usage_without_cache_figures_counts_none() -> None:
     assert cache_tokens(None) == (0, 0)
     assert cache_tokens({"prompt_tokens": 10, "prompt_tokens_details": None}) == (0, 0)
