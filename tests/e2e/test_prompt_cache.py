@@ -53,10 +53,10 @@ def cached_project(pytester: pytest.Pytester) -> Path:
     return root
 
 
-def _args(server: FakeLLMServer, *extra: str) -> list[str]:
+def _args(server: FakeLLMServer, *extra: str, judge: str = JUDGE) -> list[str]:
     return [
         f"--llm-model={CLAUDE}",
-        f"--llm-judge={JUDGE}",
+        f"--llm-judge={judge}",
         f"--llm-api-base={server.base_url}",
         "--llm-attempts=1",
         "--llm-cache=off",
@@ -165,3 +165,46 @@ def test_the_shared_prefix_is_marked_cached_and_priced_at_the_cache_rate(
     paid = sum(c["cost_usd"] for c in calls.values())
     assert expected == pytest.approx(paid, abs=1e-6)
     assert expected < sum(_full_rate(CLAUDE, c) for c in calls.values()) - 1e-4
+
+
+def test_a_claude_judge_gets_the_task_and_the_rubric_marked_and_reads_them_again(
+    pytester: pytest.Pytester,
+    cached_project: Path,
+    llm_server: FakeLLMServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "llmbench-test")
+    llm_server.policy.prompt_cache = True
+    # A failed step keeps attempt 1 below the best quality, so attempt 2 runs and is judged.
+    llm_server.policy.verdict = lambda step, criterion, answer: step != "C1"
+    result = pytester.runpytest(
+        *_args(llm_server, "--llm-structured-output=text", "--llm-grader-samples=2", judge=CLAUDE),
+        "--llm-attempts=2",
+        "scenarios/explanation/ExplainAdd.yaml",
+    )
+    assert result.ret == 0, result.stdout.str()
+    by_role: dict[str, list[dict[str, Any]]] = {}
+    for request in llm_server.requests:
+        by_role.setdefault(request["_role"], []).append(request["_wire"])
+    assert len(by_role["evaluator"]) == 2 and by_role["grader"]
+
+    # The evaluator: one mark, after the task (its input code), before the answer.
+    for wire in by_role["evaluator"]:
+        assert json.dumps(wire).count("cache_control") == 1
+        head = wire["messages"][0]["content"][0]
+        assert head["cache_control"] == {"type": "ephemeral"}
+        assert head["text"].rstrip().endswith("Explain add.")
+        assert "<answer>" not in head["text"]
+    # The grader: its system prompt (the metric's rubric) marked, the report not.
+    for wire in by_role["grader"]:
+        (rubric,) = wire["system"]
+        assert rubric["text"].startswith("You grade the") and rubric["cache_control"]
+        assert "cache_control" not in json.dumps(wire["messages"])
+
+    # Attempt 2's evaluator read what attempt 1's wrote.
+    (item,) = read_results(cached_project)
+    evaluators = [c for a in item["attempts"] for c in a["calls"] if c["role"] == "evaluator"]
+    assert [c["cache_write_tokens"] > 0 for c in evaluators] == [True, False]
+    assert evaluators[1]["cache_read_tokens"] == evaluators[0]["cache_write_tokens"]
+    graders = [c for a in item["attempts"] for c in a["calls"] if c["role"] == "grader"]
+    assert sum(c["cache_read_tokens"] for c in graders) > 0
