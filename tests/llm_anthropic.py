@@ -13,7 +13,7 @@ prefix before, else written. Tokens are words, as everywhere in the test server.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tests.llm_stream import tokens_of
@@ -62,6 +62,25 @@ def marked_prefix(body: dict[str, Any]) -> tuple[tuple[str, ...], int]:
         if block.get("cache_control"):
             cut = len(words)
     return tuple(words[:cut]), len(words)
+
+
+def cache_usage(
+    wire: dict[str, Any], output: int, seen: Callable[[str, tuple[str, ...]], bool] | None
+) -> dict[str, int]:
+    """Anthropic's usage of a Messages request: its marked prefix read when `seen` says it
+    was written before, else written; no cache figures without `seen` (cache off)."""
+    prefix, total = marked_prefix(wire)
+    read = written = 0
+    if prefix and seen is not None:
+        read, written = (
+            (len(prefix), 0) if seen(str(wire.get("model", "")), prefix) else (0, len(prefix))
+        )
+    return {
+        "input_tokens": total - read - written,
+        "cache_read_input_tokens": read,
+        "cache_creation_input_tokens": written,
+        "output_tokens": output,
+    }
 
 
 def message(reply: dict[str, Any], usage: dict[str, int]) -> dict[str, Any]:

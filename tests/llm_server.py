@@ -60,6 +60,7 @@ from typing import Any
 
 from pytest_llmbench.judging.prompts import EVALUATOR_SYSTEM
 from tests import llm_anthropic
+from tests.llm_prompt_cache import PromptCache
 from tests.llm_stream import StreamPacing, events, schedule, wait_until
 
 _STEP_LINE = re.compile(r"^- ([AC]\d+) \((accuracy|completeness)\): (.*)$", re.M)
@@ -148,9 +149,8 @@ class FakeLLMServer:
     # time.monotonic() of the first request received and of the last reply sent
     first_at: float | None = None
     last_at: float | None = None
-    # prompt_cache: the prompts seen (model, words) and the marked prefixes written
-    seen_prompts: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
-    cached_prefixes: set[tuple[str, tuple[str, ...]]] = field(default_factory=set)
+    # What the policy's prompt_cache has seen (tests/llm_prompt_cache.py).
+    prompt_cache: PromptCache = field(default_factory=PromptCache)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -211,40 +211,6 @@ class FakeLLMServer:
         by_body = self.policy.status_of_request(body)
         return by_body if by_body is not None else self.policy.status(role, n)
 
-    def automatic_cache(self, body: dict[str, Any]) -> int:
-        """Prompt words an earlier request of the model began with too (OpenAI's caching)."""
-        model = str(body.get("model", ""))
-        words = tuple(
-            w for m in body.get("messages", []) for w in text_of(m.get("content")).split()
-        )
-        with self._lock:
-            earlier = [seen for name, seen in self.seen_prompts if name == model]
-            self.seen_prompts.append((model, words))
-        shared = 0
-        for seen in earlier:
-            common = next(
-                (i for i, (a, b) in enumerate(zip(words, seen, strict=False)) if a != b), None
-            )
-            shared = max(shared, min(len(words), len(seen)) if common is None else common)
-        return shared
-
-    def anthropic_usage(self, wire: dict[str, Any], output: int) -> dict[str, int]:
-        """Anthropic's usage of a Messages request: its marked prefix read or written."""
-        prefix, total = llm_anthropic.marked_prefix(wire)
-        key = (str(wire.get("model", "")), prefix)
-        read = written = 0
-        if prefix and self.policy.prompt_cache:
-            with self._lock:
-                seen = key in self.cached_prefixes
-                self.cached_prefixes.add(key)
-            read, written = (len(prefix), 0) if seen else (0, len(prefix))
-        return {
-            "input_tokens": total - read - written,
-            "cache_read_input_tokens": read,
-            "cache_creation_input_tokens": written,
-            "output_tokens": output,
-        }
-
     def reply(self, body: dict[str, Any], wire: dict[str, Any] | None = None) -> dict[str, Any]:
         """A chat.completion answering `body`; `wire`: the Anthropic request it stands for."""
         messages = body.get("messages", [])
@@ -296,7 +262,7 @@ class FakeLLMServer:
             "total_tokens": prompt_tokens + completion_tokens,
         }
         if self.policy.prompt_cache and wire is None:
-            usage["prompt_tokens_details"] = {"cached_tokens": self.automatic_cache(body)}
+            usage["prompt_tokens_details"] = {"cached_tokens": self.prompt_cache.automatic(body)}
         return with_timings(
             self.policy.real,
             {
@@ -408,7 +374,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             stream = events(reply, body)
             if wire is not None:
                 output = reply["usage"]["completion_tokens"]
-                reply = llm_anthropic.message(reply, server.anthropic_usage(wire, output))
+                cache = server.prompt_cache.marked if server.policy.prompt_cache else None
+                reply = llm_anthropic.message(reply, llm_anthropic.cache_usage(wire, output, cache))
                 stream = llm_anthropic.events(reply)
             if body.get("stream"):
                 self._stream(stream, pause)
