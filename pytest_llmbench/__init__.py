@@ -24,7 +24,14 @@ if TYPE_CHECKING:
         RunError,
         RunStopped,
     )
-    from .models.base import Model, ModelReply, ModelRequest, TaskContext, ToolCall
+    from .models.base import (
+        Model,
+        ModelReply,
+        ModelRequest,
+        StablePrefix,
+        TaskContext,
+        ToolCall,
+    )
     from .schema.leaderboard import Leaderboard
     from .schema.results import ItemResult
 
@@ -47,6 +54,7 @@ __all__ = [
     "ModelRequest",
     "RunError",
     "RunStopped",
+    "StablePrefix",
     "TaskContext",
     "ToolCall",
     "__version__",
@@ -56,7 +64,8 @@ _HOMES = {
     "ItemResult": "schema.results",
     "Leaderboard": "schema.leaderboard",
     **dict.fromkeys(
-        ("Model", "ModelReply", "ModelRequest", "TaskContext", "ToolCall"), "models.base"
+        ("Model", "ModelReply", "ModelRequest", "StablePrefix", "TaskContext", "ToolCall"),
+        "models.base",
     ),
 }
 

@@ -23,6 +23,16 @@ Policies (all replaceable per test):
   stream                             how a request with `stream: true` is paced
                                      (tests/llm_stream.py: first-token delay, tokens/s);
                                      it is answered with server-sent events either way
+  prompt_cache                       usage reports cached prompt tokens: a chat request
+                                     the longest word prefix it shares with an earlier
+                                     request of its model (`prompt_tokens_details.
+                                     cached_tokens`, as OpenAI caches by itself); an
+                                     Anthropic request (below) its prefix marked with
+                                     cache_control, read when seen before, else written
+
+Besides chat completions the server takes Anthropic's Messages API (`.../messages`, where
+litellm sends `anthropic/...` models given an api_base; tests/llm_anthropic.py): answered
+by the same policies, each recorded with the body as it arrived under `_wire`.
 
 Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
 `peak_in_flight` per model name (the most requests of that model open at once),
@@ -43,12 +53,14 @@ import re
 import threading
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from pytest_llmbench.judging.prompts import EVALUATOR_SYSTEM
+from tests import llm_anthropic
+from tests.llm_prompt_cache import PromptCache
 from tests.llm_stream import StreamPacing, events, schedule, wait_until
 
 _STEP_LINE = re.compile(r"^- ([AC]\d+) \((accuracy|completeness)\): (.*)$", re.M)
@@ -121,6 +133,7 @@ class ServerPolicy:
     empty_choices: Callable[[str, int], bool] = lambda role, n: False
     echo_authorization: bool = False
     stream: StreamPacing = field(default_factory=StreamPacing)
+    prompt_cache: bool = False
 
 
 @dataclass
@@ -136,6 +149,8 @@ class FakeLLMServer:
     # time.monotonic() of the first request received and of the last reply sent
     first_at: float | None = None
     last_at: float | None = None
+    # What the policy's prompt_cache has seen (tests/llm_prompt_cache.py).
+    prompt_cache: PromptCache = field(default_factory=PromptCache)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -180,7 +195,8 @@ class FakeLLMServer:
     @staticmethod
     def role_of(body: dict[str, Any]) -> str:
         system = next(
-            (m["content"] for m in body.get("messages", []) if m.get("role") == "system"), ""
+            (text_of(m["content"]) for m in body.get("messages", []) if m.get("role") == "system"),
+            "",
         )
         if system == EVALUATOR_SYSTEM:
             return "evaluator"
@@ -195,7 +211,8 @@ class FakeLLMServer:
         by_body = self.policy.status_of_request(body)
         return by_body if by_body is not None else self.policy.status(role, n)
 
-    def reply(self, body: dict[str, Any]) -> dict[str, Any]:
+    def reply(self, body: dict[str, Any], wire: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A chat.completion answering `body`; `wire`: the Anthropic request it stands for."""
         messages = body.get("messages", [])
         role = self.role_of(body)
         message: dict[str, Any] | None = None
@@ -225,7 +242,8 @@ class FakeLLMServer:
             message = answer if isinstance(answer, dict) else None
             text = answer if isinstance(answer, str) else str(answer.get("content") or "")
         with self._lock:
-            self.requests.append({**body, "_role": role, "_images": image_digests(messages)})
+            seen = {**body, "_role": role, "_images": image_digests(messages)}
+            self.requests.append({**seen, "_wire": wire} if wire is not None else seen)
         prompt_tokens = prompt_size(self.policy.real, messages)
         calls = (message or {}).get("tool_calls") or []
         text, cut = cut_at_max_tokens(text, body)
@@ -238,6 +256,13 @@ class FakeLLMServer:
         }
         if logprobs is not None:
             choice["logprobs"] = logprobs
+        usage = {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        }
+        if self.policy.prompt_cache and wire is None:
+            usage["prompt_tokens_details"] = {"cached_tokens": self.prompt_cache.automatic(body)}
         return with_timings(
             self.policy.real,
             {
@@ -246,11 +271,7 @@ class FakeLLMServer:
                 "created": int(time.time()),
                 "model": body.get("model", "fake"),
                 "choices": [choice],
-                "usage": {
-                    "prompt_tokens": prompt_tokens,
-                    "completion_tokens": completion_tokens,
-                    "total_tokens": prompt_tokens + completion_tokens,
-                },
+                "usage": usage,
             },
         )
 
@@ -306,7 +327,11 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", 0))
             body = json.loads(self.rfile.read(length) or b"{}")
-            if not self.path.rstrip("/").endswith("/chat/completions"):
+            path = self.path.rstrip("/")
+            wire = None
+            if path.endswith("/messages"):
+                wire, body = body, llm_anthropic.as_chat(body)
+            elif not path.endswith("/chat/completions"):
                 self.send_error(404)
                 return
             model = str(body.get("model", ""))
@@ -316,11 +341,11 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             try:
                 if server.policy.latency:
                     time.sleep(server.policy.latency)
-                self._answer(body)
+                self._answer(body, wire)
             finally:
                 server.leave(model)
 
-        def _answer(self, body: dict[str, Any]) -> None:
+        def _answer(self, body: dict[str, Any], wire: dict[str, Any] | None) -> None:
             status = server.status_for(body)
             rejected = rejection(server.policy.real, body)
             if rejected is not None:
@@ -343,11 +368,17 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             role = server.role_of(body)
             number = server.calls.get(role, 0)
             pause = server.policy.trickle(role, number)
-            reply = server.reply(body)
+            reply: dict[str, Any] = server.reply(body, wire)
             if server.policy.empty_choices(role, number):
                 reply["choices"] = []
+            stream = events(reply, body)
+            if wire is not None:
+                output = reply["usage"]["completion_tokens"]
+                cache = server.prompt_cache.marked if server.policy.prompt_cache else None
+                reply = llm_anthropic.message(reply, llm_anthropic.cache_usage(wire, output, cache))
+                stream = llm_anthropic.events(reply)
             if body.get("stream"):
-                self._stream(reply, body, pause)
+                self._stream(stream, pause)
                 return
             payload = json.dumps(reply).encode()
             self.send_response(200)
@@ -377,8 +408,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                         server.abandoned += 1
                 raise
 
-        def _stream(self, reply: dict[str, Any], body: dict[str, Any], pause: float) -> None:
-            """The reply as server-sent events, chunked, paced by policy.stream (and
+        def _stream(self, stream: Iterator[tuple[bool, bytes]], pause: float) -> None:
+            """The reply's server-sent events, chunked, paced by policy.stream (and
             trickled byte by byte when `pause`)."""
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -388,7 +419,7 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             # out in one write, as from a server or proxy that buffers the reply.
             start, token, pending = time.monotonic(), 0, b""
             try:
-                for carries_token, event in events(reply, body):
+                for carries_token, event in stream:
                     if carries_token:
                         moment = schedule(server.policy.stream, start, token)
                         if moment > time.monotonic():

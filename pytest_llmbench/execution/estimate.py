@@ -13,7 +13,9 @@ cannot be beaten ends the item), expected and high all. A dialog turn takes 1 / 
 max_rounds candidate calls, each counted at the first prompt's size (a floor: the
 conversation grows). Judges: 1 / 1 / 2 evaluator calls (a repair), graders 1 / 1 / 1 +
 --llm-grader-samples calls per metric. Prices: --llm-price, else litellm's table; a
-model with neither has no cost (its low counts as 0 against a budget).
+model with neither has no cost (its low counts as 0 against a budget). The input tokens an
+earlier run's calls read from or wrote to the provider's prompt cache are priced at the
+table's cache rates; without such a run nothing is assumed cached (the full input rate).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..errors import FormatError
 from ..judging.prompts import evaluator_messages, grader_messages, metric_report
 from ..models.base import ModelRequest
 from ..models.litellm_model import prompt_tokens, token_prices
+from ..models.prompt_cache import TokenPrices
 from ..models.registry import is_offline
 from ..reporting.reader import read_results
 from ..schema.results import CallRecord, ItemResult, Verdict
@@ -69,8 +72,15 @@ class RoleLine:
     cost: Range | None = None  # None: no price known
 
     def add(
-        self, calls: Range, inputs: Range, outputs: Range, prices: tuple[float, float] | None
+        self,
+        calls: Range,
+        inputs: Range,
+        outputs: Range,
+        prices: TokenPrices | None,
+        cached: tuple[float, float] = (0.0, 0.0),
     ) -> None:
+        """Adds calls with their tokens; `cached`: of the inputs, the tokens read from and
+        written to the prompt cache (known from an earlier run only), at their own rates."""
         for total, part in (
             (self.calls, calls),
             (self.input_tokens, inputs),
@@ -79,11 +89,11 @@ class RoleLine:
             total.add(part.low, part.expected, part.high)
         if prices is not None:
             self.cost = self.cost or Range()
-            per_in, per_out = prices
             self.cost.add(
-                inputs.low * per_in + outputs.low * per_out,
-                inputs.expected * per_in + outputs.expected * per_out,
-                inputs.high * per_in + outputs.high * per_out,
+                *(
+                    prices.cost(i, o, *cached)
+                    for i, o in zip(_tuple(inputs), _tuple(outputs), strict=True)
+                )
             )
 
 
@@ -132,21 +142,32 @@ class Estimator:
         self._history = _history(settings)
         reads = settings.cache in ("on", "replay") and (settings.cache_dir / CACHE_FILE).is_file()
         self._cache = RequestCache(settings.cache_dir) if reads else None
-        self._prices: dict[str, tuple[float, float] | None] = {}
+        self._prices: dict[str, TokenPrices | None] = {}
 
     def close(self) -> None:
         if self._cache is not None:
             self._cache.close()
 
-    def prices(self, model: str) -> tuple[float, float] | None:
+    def prices(self, model: str) -> TokenPrices | None:
+        """--llm-price (no cache rates: cached input at the input rate), else litellm's."""
         if model not in self._prices:
             own = self.settings.prices.get(model)
-            self._prices[model] = (own[0] / 1e6, own[1] / 1e6) if own else token_prices(model)
+            self._prices[model] = (
+                TokenPrices(own[0] / 1e6, own[1] / 1e6) if own else token_prices(model)
+            )
         return self._prices[model]
 
-    def _add(self, model: str, role: Role, calls: Range, inputs: Range, outputs: Range) -> None:
+    def _add(
+        self,
+        model: str,
+        role: Role,
+        calls: Range,
+        inputs: Range,
+        outputs: Range,
+        cached: tuple[float, float] = (0.0, 0.0),
+    ) -> None:
         if not is_offline(model):
-            self.estimate.line(model, role).add(calls, inputs, outputs, self.prices(model))
+            self.estimate.line(model, role).add(calls, inputs, outputs, self.prices(model), cached)
 
     def add(self, case: Case, model: str) -> None:
         """One item: the case run by `model`."""
@@ -176,7 +197,9 @@ class Estimator:
             one = Range(1, 1, 1)
             ins = Range(*[float(call.prompt_tokens or 0)] * 3)
             outs = Range(*[float(call.completion_tokens or 0)] * 3)
-            self._add(call.model, call.role, one, ins, outs)
+            # The provider's prompt cache will serve again what it served then.
+            cached = (float(call.cache_read_tokens), float(call.cache_write_tokens))
+            self._add(call.model, call.role, one, ins, outs, cached)
 
     def _candidate(self, case: Case, model: str) -> Range:
         """Adds the candidate's calls; returns its answer's tokens (low, expected, high)."""

@@ -22,9 +22,11 @@ from .parsing import (
     summarise_distribution,
 )
 from .prompts import (
+    GRADER_PREFIX,
     REPORT_SCHEMA,
     TASK_VIEWS,
     evaluator_messages,
+    evaluator_prefix,
     grader_messages,
     metric_report,
     repair_messages,
@@ -78,6 +80,8 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         completion_tokens=reply.completion_tokens,
         latency_s=reply.latency_s,
         cost_usd=reply.cost_usd,
+        cache_read_tokens=reply.cache_read_tokens,
+        cache_write_tokens=reply.cache_write_tokens,
         response=reply.text,
         thoughts=reply.thoughts,
         cached=bool(reply.extra.get("cached", False)),
@@ -129,6 +133,7 @@ async def _ask_evaluator(
             max_tokens=setup.judge_max_tokens,
             timeout=setup.timeout,
             response_schema=REPORT_SCHEMA if judge.name in setup.structured else None,
+            stable_prefix=evaluator_prefix(submission.system, prompt),
         )
         try:
             return request, await judge.complete(request), cut
@@ -250,6 +255,7 @@ async def grade(
                 max_tokens=min(GRADE_TOKENS, limit) if limit else GRADE_TOKENS,
                 top_logprobs=TOP_LOGPROBS,
                 timeout=setup.timeout,
+                stable_prefix=GRADER_PREFIX,
             )
         )
     except ModelError as exc:
@@ -263,7 +269,12 @@ async def grade(
     # Sample the grader and use the empirical distribution. Bounded: one sample at
     # temperature 1 can otherwise ramble until the call times out.
     sample = ModelRequest(
-        messages=messages, role="grader", temperature=1.0, max_tokens=limit, timeout=setup.timeout
+        messages=messages,
+        role="grader",
+        temperature=1.0,
+        max_tokens=limit,
+        timeout=setup.timeout,
+        stable_prefix=GRADER_PREFIX,
     )
     replies = await _samples(grader, sample, setup.grader_samples)
     answered = [r for r in replies if isinstance(r, ModelReply)]

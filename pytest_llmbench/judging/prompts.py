@@ -13,6 +13,7 @@ from typing import Any
 
 from ..formats.criteria import CriterionStep
 from ..formats.images import ScenarioImage, user_content
+from ..models.base import StablePrefix
 from ..schema.results import Verdict
 from ..schema.vocabulary import Metric
 
@@ -31,6 +32,30 @@ _METRIC_MEANING = {
 GRADE_SCALE = "1 = not {m}, 2 = partially {m}, 3 = almost {m}, 4 = fully {m}"
 
 
+def _evaluator_task(task_system: str, task_prompt: str) -> str:
+    """The start of the evaluator's user message: the task, the same for every answer."""
+    return f"""Evaluate the answer below against every criterion.
+
+## The task the model was given
+### System prompt
+{task_system}
+
+### User prompt (includes the input code)
+{task_prompt}
+
+"""
+
+
+def evaluator_prefix(task_system: str, task_prompt: str) -> StablePrefix:
+    """The part of evaluator_messages that every answer to the task shares: the evaluator's
+    system prompt and the task (with its input code), up to the answer."""
+    return StablePrefix(messages=1, chars=len(_evaluator_task(task_system, task_prompt)))
+
+
+# The grader's system prompt (its rubric) is the same for every report on the metric.
+GRADER_PREFIX = StablePrefix(messages=1)
+
+
 def evaluator_messages(
     task_system: str,
     task_prompt: str,
@@ -41,16 +66,7 @@ def evaluator_messages(
     """The evaluator's request; `images` (the task's, when its criteria need them) follow
     the text as image parts, in the order the notes in the task prompt name them."""
     criteria = "\n".join(f"- {s.id} ({s.metric}): {s.text}" for s in steps)
-    user = f"""Evaluate the answer below against every criterion.
-
-## The task the model was given
-### System prompt
-{task_system}
-
-### User prompt (includes the input code)
-{task_prompt}
-
-## The model's answer
+    user = f"""{_evaluator_task(task_system, task_prompt)}## The model's answer
 <answer>
 {answer}
 </answer>

@@ -40,6 +40,18 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
+class StablePrefix:
+    """The part of a request that repeats across calls (a system prompt, an inlined
+    dataset, a judge's rubric), which a provider can cache: the first `messages` messages
+    whole, then the first `chars` characters of the next message's text (its string
+    content, or its first text part). Stated where the prompt is rendered; the model
+    decides whether its provider needs it marked (models/prompt_cache.py)."""
+
+    messages: int
+    chars: int = 0
+
+
+@dataclass(frozen=True)
 class ModelRequest:
     messages: tuple[dict[str, Any], ...]
     role: Role
@@ -57,6 +69,8 @@ class ModelRequest:
     # A JSON schema the reply must follow (structured output, sent as response_format);
     # part of the cache key.
     response_schema: dict[str, Any] | None = None
+    # What repeats across calls (not part of the cache key: it changes no byte the model reads).
+    stable_prefix: StablePrefix | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +81,9 @@ class ModelReply:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     cost_usd: float | None = None  # None when the price of the model is not known
+    # Of prompt_tokens: those read from the provider's prompt cache, and those written to it.
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     # Top alternatives of the first output token as (token, logprob), when the provider gives them.
     first_token_logprobs: list[tuple[str, float]] | None = None
     finish_reason: str | None = None

@@ -6,7 +6,6 @@ litellm takes about 4 s to import, so it is imported on the first real call only
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import sys
 import time
@@ -17,8 +16,10 @@ from typing import Any
 
 from ..errors import ConfigError, ContextWindowError, ModelError
 from ..schema.vocabulary import StructuredForm
-from .base import Model, ModelReply, ModelRequest, ToolCall
+from .base import Model, ModelReply, ModelRequest
+from .prompt_cache import TokenPrices, cache_tokens, marked, needs_marks
 from .provider_errors import model_error, provider_message
+from .reply_parts import first_token_logprobs, tool_calls
 from .streaming import TokenTimes, read_stream, refuses_streaming
 from .structured import FormChain, response_format
 
@@ -78,50 +79,6 @@ def litellm_module() -> ModuleType:
     return litellm
 
 
-def _first_token_logprobs(choice: Any) -> list[tuple[str, float]] | None:
-    logprobs = getattr(choice, "logprobs", None)
-    content = getattr(logprobs, "content", None) if logprobs is not None else None
-    if isinstance(logprobs, dict):
-        content = logprobs.get("content")
-    if not content:
-        return None
-    first = content[0]
-    top = (
-        first.get("top_logprobs")
-        if isinstance(first, dict)
-        else getattr(first, "top_logprobs", None)
-    )
-    if not top:
-        return None
-    pairs = []
-    for alt in top:
-        token = alt.get("token") if isinstance(alt, dict) else getattr(alt, "token", None)
-        logprob = alt.get("logprob") if isinstance(alt, dict) else getattr(alt, "logprob", None)
-        if token is not None and logprob is not None:
-            pairs.append((str(token), float(logprob)))
-    return pairs or None
-
-
-def _tool_calls(message: Any) -> tuple[ToolCall, ...]:
-    """The function calls of a reply, as written (arguments stay raw JSON text)."""
-    calls = []
-    for number, call in enumerate(getattr(message, "tool_calls", None) or [], start=1):
-        function = getattr(call, "function", None)
-        name = getattr(function, "name", None)
-        arguments = getattr(function, "arguments", None)
-        if not isinstance(arguments, str):
-            # Some providers hand back a parsed object; keep the protocol's text form.
-            arguments = json.dumps(arguments) if arguments is not None else ""
-        calls.append(
-            ToolCall(
-                id=str(getattr(call, "id", None) or f"call_{number}"),
-                name=str(name or ""),
-                arguments=arguments,
-            )
-        )
-    return tuple(calls)
-
-
 def missing_credentials(name: str) -> list[str]:
     """The environment variables `name`'s provider needs that are unset (litellm knows
     which); only keys and tokens count, since e.g. OLLAMA_API_BASE has a default."""
@@ -153,16 +110,26 @@ def supports_response_schema(name: str) -> bool:
         return False
 
 
-def token_prices(name: str) -> tuple[float, float] | None:
-    """USD per input and per output token in litellm's price table; None when unknown."""
+def token_prices(name: str) -> TokenPrices | None:
+    """USD per token in litellm's price table (input, output, cache reads and writes where
+    it has them); None when the model has no input and output price."""
     try:
         info = litellm_module().get_model_info(name)
     except Exception:  # a model litellm does not map
         return None
-    per_in, per_out = info.get("input_cost_per_token"), info.get("output_cost_per_token")
-    if not isinstance(per_in, int | float) or not isinstance(per_out, int | float):
+    rates = [
+        info.get(key)
+        for key in (
+            "input_cost_per_token",
+            "output_cost_per_token",
+            "cache_read_input_token_cost",
+            "cache_creation_input_token_cost",
+        )
+    ]
+    found = [float(r) if isinstance(r, int | float) else None for r in rates]
+    if found[0] is None or found[1] is None:
         return None
-    return float(per_in), float(per_out)
+    return TokenPrices(found[0], found[1], found[2], found[3])
 
 
 def prompt_tokens(name: str, request: ModelRequest) -> int | None:
@@ -275,10 +242,17 @@ class LiteLLMModel(Model):
         litellm cannot know: its form is found by the fallback chain (models/structured.py)."""
         return self.api_base is not None or supports_response_schema(self.name)
 
+    def _messages(self, request: ModelRequest) -> list[dict[str, Any]]:
+        """The request's messages, its stable prefix marked for caching when the provider
+        needs marks (models/prompt_cache.py)."""
+        if needs_marks(self.name):
+            return marked(request.messages, request.stable_prefix)
+        return list(request.messages)
+
     def _kwargs(self, request: ModelRequest, form: StructuredForm | None) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "model": self.name,
-            "messages": list(request.messages),
+            "messages": self._messages(request),
             "timeout": request.timeout,
             # Providers that lack a parameter (logprobs, temperature on reasoning models) drop it.
             "drop_params": True,
@@ -368,6 +342,7 @@ class LiteLLMModel(Model):
             raise ModelError(f"{self.name} ({request.role}): reply has no message ({exc})") from exc
         usage = getattr(response, "usage", None)
         reported = getattr(usage, "prompt_tokens", None)
+        read, written = cache_tokens(usage)
         return ModelReply(
             model=self.name,
             text=text,
@@ -375,12 +350,14 @@ class LiteLLMModel(Model):
             prompt_tokens=reported,
             completion_tokens=getattr(usage, "completion_tokens", None),
             cost_usd=_cost(response),
-            first_token_logprobs=_first_token_logprobs(choice),
+            cache_read_tokens=read,
+            cache_write_tokens=written,
+            first_token_logprobs=first_token_logprobs(choice),
             finish_reason=getattr(choice, "finish_reason", None),
             generation_s=_generation_seconds(getattr(response, "timings", None) or times.timings),
             first_token_s=times.first,
             last_token_s=times.last,
-            tool_calls=_tool_calls(choice.message),
+            tool_calls=tool_calls(choice.message),
             degraded=images_dropped(self.name, request, reported),
             structured=form,
         )
@@ -388,7 +365,9 @@ class LiteLLMModel(Model):
 
 def _cost(response: Any) -> float | None:
     """The reply's price as litellm knows it; None when the model has no known price.
-    litellm prices a reply as it logs it; a streamed reply put back together is priced here."""
+    litellm prices a reply as it logs it; a streamed reply put back together is priced here.
+    Either way its usage's cached tokens are priced at the model's cache read and write
+    rates when the price table has them (cache_read_input_token_cost, ...)."""
     hidden = getattr(response, "_hidden_params", None) or {}
     cost = hidden.get("response_cost")
     if cost is None:

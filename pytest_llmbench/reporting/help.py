@@ -121,6 +121,12 @@ COLUMNS: dict[str, dict[str, str]] = {
         "short": "Latency",
         "help": "Seconds of the best attempt's answer per item: median and 95th percentile.",
     },
+    "cached_tokens": {
+        "label": "Cached in",
+        "short": "Cached",
+        "help": "Prompt tokens the provider read from its prompt cache (priced at its cache "
+        "read rate), summed over all items: the candidate's / the judges' and grader's.",
+    },
     "candidate_cost_usd": {
         "label": "Cost",
         "short": "Cost",

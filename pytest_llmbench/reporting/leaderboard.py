@@ -226,6 +226,8 @@ def _row(
         candidate_cost_usd=_sum_cost(i.candidate_usage.cost_usd for i in items),
         judge_tokens=sum(_tokens(i.judge_usage) for i in items),
         judge_cost_usd=_sum_cost(i.judge_usage.cost_usd for i in items),
+        candidate_cached_tokens=sum(i.candidate_usage.cache_read_tokens for i in items),
+        judge_cached_tokens=sum(i.judge_usage.cache_read_tokens for i in items),
         tokens=Spread(**st.median_p95([_tokens(i.candidate_usage) for i in items])),
         cost_usd=Spread(**st.median_p95([i.candidate_usage.cost_usd for i in items])),
         latency_s=Spread(**st.median_p95([i.latency_s for i in items])),

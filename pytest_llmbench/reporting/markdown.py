@@ -138,6 +138,8 @@ def _sources(board: Leaderboard, r: Row) -> str:
 
 def model_table(board: Leaderboard) -> list[str]:
     tests = functional_columns(board)
+    # The prompt cache's column only when some provider read from its cache.
+    cached = any(r.candidate_cached_tokens or r.judge_cached_tokens for r in board.models)
     rows = [
         [
             r.rank or "–",
@@ -146,13 +148,15 @@ def model_table(board: Leaderboard) -> list[str]:
             _outcomes(r),
             *(cell(r) for _, cell in tests),
             str(r.judge_tokens),
+            *([f"{r.candidate_cached_tokens} / {r.judge_cached_tokens}"] if cached else []),
             _cost(r.candidate_cost_usd),
             _cost(r.judge_cost_usd),
         ]
         for r in board.models
     ]
-    headers = ["#", "Model", *COLUMNS, *(name for name, _ in tests)]
-    return table([*headers, "Judge tokens", "Cost", "Judge cost"], rows)
+    headers = ["#", "Model", *COLUMNS, *(name for name, _ in tests), "Judge tokens"]
+    headers += ["Cached in (cand. / judges)"] if cached else []
+    return table([*headers, "Cost", "Judge cost"], rows)
 
 
 def _calibration_row(c: Calibration) -> list[str]:

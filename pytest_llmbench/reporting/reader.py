@@ -53,8 +53,14 @@ def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 3}
 
 
+def _v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
+    """4 added the prompt cache's token counts on call records and usage, whose default 0
+    says what a version 3 line meant: none were recorded."""
+    return {**data, "schema_version": 4}
+
+
 # version -> the function that turns a result of that version into one of the next.
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def _dicts(value: object) -> list[dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""Per-model call figures for the terminal summary: calls, tokens, cost, cache hits, retries."""
+"""Per-model call figures for the terminal summary: calls, tokens (prompt-cache reads
+among them), cost, cache hits, retries."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ class ModelUsage:
     retries: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cache_read_tokens: int = 0  # of prompt_tokens: read from the provider's prompt cache
     cost_usd: float = 0.0
     priced: bool = False
 
@@ -41,6 +43,7 @@ def usage_by_model(
         row.retries += call.retries
         row.prompt_tokens += call.prompt_tokens or 0
         row.completion_tokens += call.completion_tokens or 0
+        row.cache_read_tokens += call.cache_read_tokens
         if call.cost_usd is not None and not call.cached:
             row.cost_usd += call.cost_usd
             row.priced = True
@@ -65,13 +68,16 @@ def usage_lines(
         return ["no model calls in this run", *note]
     lines = [
         f"{'model':32s} {'calls':>6s} {'cached':>6s} {'retries':>7s} "
-        f"{'in tokens':>10s} {'out tokens':>10s} {'cost USD':>9s}"
+        f"{'in tokens':>10s} {'cached in':>10s} {'out tokens':>10s} {'cost USD':>9s}"
     ]
     for name, u in sorted(table.items()):
         cost = f"{u.cost_usd:9.4f}" if u.priced else f"{'?':>9s}"
         lines.append(
             f"{name:32s} {u.calls:6d} {u.cached:6d} {u.retries:7d} "
-            f"{u.prompt_tokens:10d} {u.completion_tokens:10d} {cost}"
+            f"{u.prompt_tokens:10d} {u.cache_read_tokens:10d} {u.completion_tokens:10d} {cost}"
         )
-    lines.append("calls made in this run; cached replies cost nothing")
+    lines.append(
+        "calls made in this run; cached replies cost nothing; cached in: input tokens read "
+        "from the provider's prompt cache (in tokens include them), at its cache read rate"
+    )
     return lines + note

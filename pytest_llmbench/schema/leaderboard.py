@@ -122,6 +122,14 @@ class Row(Schema):
     candidate_cost_usd: float | None = Field(description="summed; null when no price is known")
     judge_tokens: int = Field(description="evaluator and grader tokens, summed")
     judge_cost_usd: float | None = Field(description="summed; null when no price is known")
+    candidate_cached_tokens: int = Field(
+        default=0,
+        description="of the candidate's prompt tokens: those the provider read from its "
+        "prompt cache (priced at the cache read rate), summed",
+    )
+    judge_cached_tokens: int = Field(
+        default=0, description="of the evaluators' and graders' prompt tokens: cache reads, summed"
+    )
     tokens: Spread = Field(description="candidate tokens per item")
     cost_usd: Spread = Field(description="candidate cost per item")
     latency_s: Spread = Field(description="the best attempt's candidate latency per item")

@@ -8,8 +8,10 @@ from typing import Any
 
 from ..formats.dataset import Dataset
 from ..formats.images import user_content
+from ..formats.render import inline_files
 from ..formats.scenario import Scenario
 from ..metrics.complexity import Complexity
+from ..models.base import StablePrefix
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,15 @@ class Case:
             {"role": "system", "content": self.scenario.system},
             {"role": "user", "content": user_content(prompt, self.scenario.images)},
         ]
+
+    def stable_prefix(self) -> StablePrefix:
+        """What messages() repeats for every model and attempt of the case, and across the
+        scenarios that inline the same dataset after the same words: the system prompt, and
+        the user prompt up to and including its inlined dataset (when it inlines one)."""
+        prompt = self.scenario.prompt_for(self.dataset)
+        inlined = inline_files(self.dataset)
+        at = prompt.rfind(inlined) if inlined else -1
+        return StablePrefix(messages=1, chars=at + len(inlined) if at >= 0 else 0)
 
     def prompt_text(self) -> str:
         """The user prompt as readable text: images named by a note, never as base64."""

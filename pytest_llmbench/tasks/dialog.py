@@ -43,6 +43,7 @@ from ..models.base import (
     ModelReply,
     ModelRequest,
     QueueClock,
+    StablePrefix,
     TaskContext,
     ToolCall,
 )
@@ -121,6 +122,8 @@ class Dialog:
             task=TaskContext(self.case.scenario, self.case.dataset),
             attempt=self.number,
             tools=TOOL_SCHEMAS if self.native else None,
+            # The conversation so far repeats in every later round of the dialog.
+            stable_prefix=StablePrefix(messages=max(1, len(self.messages) - 1)),
         )
         try:
             return await self._timed_call(request)

@@ -11,7 +11,7 @@ from ..formats.criteria import CriterionStep
 from ..judging.formulas import quality
 from ..judging.judge import JudgeSetup, Submission, call_record, judge_answer
 from ..judging.scoring import majority, metric_result, step_results
-from ..models.base import Model, ModelReply, ModelRequest
+from ..models.base import Model, ModelReply, ModelRequest, StablePrefix
 from ..schema.results import CallRecord, JudgeReport, StepResult
 from ..schema.vocabulary import METRICS, Metric
 
@@ -72,6 +72,7 @@ async def complete_text(
             temperature=temperature,
             max_tokens=max_tokens,
             timeout=timeout,
+            stable_prefix=StablePrefix(messages=1) if system else None,
         )
     )
 

@@ -65,6 +65,8 @@ def candidate_request(
         timeout=gen.timeout,
         task=TaskContext(case.scenario, case.dataset),
         attempt=number,
+        # A feedback chain's messages start with the case's own: the same prefix holds.
+        stable_prefix=case.stable_prefix(),
     )
 
 
@@ -130,6 +132,8 @@ def _usage(calls: list[CallRecord]) -> Usage:
     return Usage(
         prompt_tokens=sum(c.prompt_tokens or 0 for c in calls),
         completion_tokens=sum(c.completion_tokens or 0 for c in calls),
+        cache_read_tokens=sum(c.cache_read_tokens for c in calls),
+        cache_write_tokens=sum(c.cache_write_tokens for c in calls),
         cost_usd=sum(costs) if costs else None,
         calls=len(calls),
     )

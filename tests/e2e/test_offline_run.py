@@ -48,7 +48,7 @@ def test_offline_run_writes_leaderboard_where_reference_beats_echo(
     assert reference["pass_rate"] == 1.0
     assert echo["pass_rate"] < reference["pass_rate"]
     assert reference["metric_sources"] == {"checks": 4}
-    assert board["schema_version"] == SCHEMA_VERSION == 3 and board["created_utc"].endswith(
+    assert board["schema_version"] == SCHEMA_VERSION == 4 and board["created_utc"].endswith(
         "+00:00"
     )
     assert "plugin_version" in board and "git_commit" in board

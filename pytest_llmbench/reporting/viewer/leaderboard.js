@@ -51,9 +51,11 @@ function functionalCell(row) {
     num(row.functional_rate), " ", el("span", { class: "muted small", text: `(${row.functional_items})` }));
 }
 
-// Which optional columns the board has: the hidden tests' only when some item had them.
+// Which optional columns the board has: the hidden tests' only when some item had them,
+// the prompt cache's only when some provider read from its cache.
 function shown(board, key) {
   const rows = [...board.models, ...board.categories];
+  if (key === "cached_tokens") return board.models.some((r) => r.candidate_cached_tokens || r.judge_cached_tokens);
   if (key === "pass_at_k") return board.attempts > 1;
   if (key.startsWith("functional_") && !rows.some((r) => r.functional_items)) return false;
   if (key === "functional_pass_after_feedback") return rows.some((r) => typeof r.functional_pass_after_feedback === "number");
@@ -84,6 +86,7 @@ function columns(run, row, floor) {
       el("div", { text: sourcesText(row) || "–" }), el("div", { class: "muted small", text: checkersText(run, row.model) }))],
     tokens: [row.tokens.median, el("td", { text: `${num(row.tokens.median, 0)} / ${num(row.tokens.p95, 0)}` })],
     latency_s: [row.latency_s.median, el("td", { text: `${num(row.latency_s.median)} / ${num(row.latency_s.p95)} s` })],
+    cached_tokens: [row.candidate_cached_tokens ?? 0, el("td", { text: `${row.candidate_cached_tokens ?? 0} / ${row.judge_cached_tokens ?? 0}` })],
     candidate_cost_usd: [row.candidate_cost_usd, el("td", { text: usd(row.candidate_cost_usd) })],
     scored: [row.scored, el("td", { text: `${row.scored}/${row.items}` })],
   };
