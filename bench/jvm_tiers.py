@@ -21,7 +21,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from pytest_llmbench.functional.junit import C2_LATER, JVM_FLAGS, LAUNCHER, toolchain  # noqa: E402
+from pytest_llmbench.functional.junit import LAUNCHER, toolchain  # noqa: E402
+from pytest_llmbench.functional.junit_options import C2_LATER, JVM_FLAGS  # noqa: E402
 
 PROGRAMS = {
     "ShortTest": """import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -36,7 +36,7 @@ from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 from . import javac_carry
 from .jsreport import read_options
-from .junit_options import OPTIONS, JUnitOptions, jars
+from .junit_options import C2_LATER, JAVAC_FLAGS, JVM_FLAGS, OPTIONS, JUnitOptions, jars
 from .launch import RunnerSandbox
 from .outcome import Run, SuiteRun, read_lines, report_seconds
 
@@ -55,20 +55,6 @@ OPTIONAL = ("byte-buddy-agent.jar", "assertj-core.jar", "hamcrest.jar")
 DEBIAN = "junit5 libmockito-java libgeronimo-ejb-3.2-spec-java libgeronimo-jpa-2.0-spec-java"
 # (AssertJ and Hamcrest: libassertj-core-java, libhamcrest-java)
 LAUNCHER = "org.junit.platform.console.ConsoleLauncher"
-# javac: a short-lived JVM, fastest with the client compiler only. The tests' JVM keeps
-# tiered compilation, since a suite that computes much runs several times slower on C1
-# alone, but C2 starts ten times later than by default: a short suite then spends no CPU
-# on C2 compiles it does not live to use, while a long one still gets them (bench/ has
-# the figures). Both use the serial collector and a capped heap, so the sandbox's
-# RLIMIT_DATA (which counts the committed heap) holds it.
-JVM_FLAGS = ("-XX:+UseSerialGC", "-Xms64m", "-Xmx512m", "-Xss1m", "-XX:-UsePerfData")
-C2_LATER = (
-    "-XX:Tier4InvocationThreshold=50000",
-    "-XX:Tier4MinInvocationThreshold=20000",
-    "-XX:Tier4CompileThreshold=60000",
-    "-XX:Tier4BackEdgeThreshold=400000",
-)
-JAVAC_FLAGS = ("-XX:TieredStopAtLevel=1", *JVM_FLAGS)
 # RLIMIT_DATA: the LegacyEJBService suite fails at 384 MB, runs at 512; a JVM's threads count
 SANDBOX = RunnerSandbox(memory_mb=1024, processes=sandbox.JVM_PROCESS_LIMIT)
 MAX_REPORT_BYTES = 5_000_000

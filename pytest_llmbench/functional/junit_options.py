@@ -10,6 +10,8 @@
   an absolute path is taken as it is; the folders are readable in the sandbox.
 - `jvmOptions`: options of the JVM that runs the tests, after the runner's own (a later
   -Xmx wins), e.g. a bigger heap or the client compiler alone for short suites.
+
+The runner's own JVM options are here too (JVM_FLAGS, C2_LATER, JAVAC_FLAGS).
 """
 
 from __future__ import annotations
@@ -19,6 +21,21 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 OPTIONS = "junit.json"
+
+# javac: a short-lived JVM, fastest with the client compiler only. The tests' JVM keeps
+# tiered compilation, since a suite that computes much runs several times slower on C1
+# alone, but C2 starts ten times later than by default: a short suite then spends no CPU
+# on C2 compiles it does not live to use, while a long one still gets them (figures:
+# bench/jvm_tiers.py). Both use the serial collector and a capped heap, so the sandbox's
+# RLIMIT_DATA (which counts the committed heap) holds it.
+JVM_FLAGS = ("-XX:+UseSerialGC", "-Xms64m", "-Xmx512m", "-Xss1m", "-XX:-UsePerfData")
+C2_LATER = (
+    "-XX:Tier4InvocationThreshold=50000",
+    "-XX:Tier4MinInvocationThreshold=20000",
+    "-XX:Tier4CompileThreshold=60000",
+    "-XX:Tier4BackEdgeThreshold=400000",
+)
+JAVAC_FLAGS = ("-XX:TieredStopAtLevel=1", *JVM_FLAGS)
 
 
 class JUnitOptions(BaseModel):
