@@ -67,7 +67,7 @@ def main() -> None:
         classpath = ":".join([*(str(j) for j in tools.jars), folder])
         sources = [str(p) for p in Path(folder).glob("*.java")]
         javac = [tools.javac, "-d", folder, "-cp", classpath, "-nowarn", *sources]
-        subprocess.run(javac, check=True)
+        subprocess.run(javac, check=True, capture_output=True)
         launch = {"ShortTest": [LAUNCHER, "--disable-banner", "--select-class=ShortTest"]}
         for label, flags in FLAGS.items():
             for name in PROGRAMS:
