@@ -128,10 +128,10 @@ def test_a_reply_with_no_choices_is_retried(
     answer = llm_server.reply
     replies = 0
 
-    def first_empty(body: dict[str, Any]) -> dict[str, Any]:
+    def first_empty(body: dict[str, Any], wire: dict[str, Any] | None = None) -> dict[str, Any]:
         nonlocal replies
         replies += 1
-        return {**answer(body), "choices": []} if replies == 1 else answer(body)
+        return {**answer(body, wire), "choices": []} if replies == 1 else answer(body, wire)
 
     monkeypatch.setattr(llm_server, "reply", first_empty)
     _run(pytester, *_args(llm_server, "--llm-cache=off"))
