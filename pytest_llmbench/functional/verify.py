@@ -113,16 +113,24 @@ def _mode_name(functional: Functional) -> Literal["acceptance", "mutation"]:
     return "mutation" if functional.mode == "mutation" else "acceptance"
 
 
-def run_functional(
-    functional: Functional, dataset: Dataset | None, answer_files: Iterable[tuple[str, str]]
-) -> FunctionalResult:
+def unavailable(functional: Functional) -> FunctionalResult | None:
+    """The result of a check this machine cannot run now (no sandbox, or the runner's
+    toolchain is missing: the machine's lack, not the answer's), or None."""
     why = sandbox.missing()  # never unconfined: without bubblewrap nothing of the answer runs
     if why is None and functional.runner in MISSING:
         why = MISSING[functional.runner]()
-    if why is not None:  # the machine's, not the answer's: nothing of the answer has run
-        return FunctionalResult(
-            runner=functional.runner, mode=_mode_name(functional), error=why, unavailable=True
-        )
+    if why is None:
+        return None
+    return FunctionalResult(
+        runner=functional.runner, mode=_mode_name(functional), error=why, unavailable=True
+    )
+
+
+def run_functional(
+    functional: Functional, dataset: Dataset | None, answer_files: Iterable[tuple[str, str]]
+) -> FunctionalResult:
+    if (lack := unavailable(functional)) is not None:
+        return lack
     mode = MODES.get(functional.mode)
     if mode is None:
         return FunctionalResult(
@@ -158,6 +166,8 @@ async def verify(
 ) -> FunctionalResult:
     """run_functional in the test pool, off the event loop; identical inputs run once per
     process (the result is copied, so callers may update their own)."""
+    if (lack := unavailable(functional)) is not None:  # never one of _RUNS made before
+        return lack
     key = run_key(functional, dataset, answer_files)
     loop = asyncio.get_running_loop()
     asked = time.monotonic()

@@ -522,3 +522,27 @@ def test_the_wait_for_the_test_pool_is_counted_as_waiting_not_as_the_items_time(
 
     assert asyncio.run(item()) == [5.0]
     assert WAITED.get() is None  # outside an item nothing is counted
+
+
+def test_a_toolchain_gone_since_an_earlier_run_of_the_same_answer_is_said(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """verify shares a run among identical inputs, but never hands out one made while the
+    runner's toolchain was there once it is gone: the check is unavailable, not passed."""
+    functional = load_scenario(
+        Path(__file__).parents[2] / "scenarios/migration/UpdateReact.yaml",
+        DatasetIndex(Path(__file__).parents[2] / "datasets"),
+    ).functional["ToDoApp_ReactJS"]
+    ran = FunctionalResult(runner="node", mode="acceptance", passed=1, total=1, rate=1.0)
+    monkeypatch.setattr(verify, "run_functional", lambda *args: ran)
+    monkeypatch.setitem(verify.MISSING, "node", lambda: None)
+    files = [("src/gone.js", "export {}")]
+
+    async def twice() -> tuple[FunctionalResult, FunctionalResult]:
+        first = await verify.verify(functional, None, files)
+        monkeypatch.setitem(verify.MISSING, "node", lambda: "node is not installed")
+        return first, await verify.verify(functional, None, files)
+
+    first, second = asyncio.run(twice())
+    assert first.rate == 1.0 and not first.unavailable
+    assert second.unavailable and second.error == "node is not installed"
