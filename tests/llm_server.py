@@ -14,6 +14,11 @@ Policies (all replaceable per test):
   status(role, n) -> int             HTTP status of the n-th call of a role (default 200)
   retry_after                        Retry-After header (seconds) sent with a 429, or None
   latency                            seconds each request takes before it is answered
+  hold_until                         each model's first requests are held open until that
+                                     many of the model are in flight at once (at most
+                                     hold_cap_s), then none is held again: a test of a
+                                     concurrency limit sees the limit reached whatever the
+                                     machine's load, and never more than the client sends
   trickle(role, n) -> float          seconds between the bytes of the n-th reply of a role
                                      (0: sent at once); a slow body after prompt headers
   empty_choices(role, n) -> bool      the n-th reply of a role is a 200 with `choices: []`
@@ -126,6 +131,8 @@ class ServerPolicy:
     status_of_request: Callable[[dict[str, Any]], int | None] = lambda body: None
     retry_after: str | None = None
     latency: float = 0.0
+    hold_until: int = 0
+    hold_cap_s: float = 20.0
     # How small local models misbehave (issue 19); see "real-model modes" below.
     real: RealModes = field(default_factory=lambda: RealModes())
     trickle: Callable[[str, int], float] = lambda role, n: 0.0
@@ -154,6 +161,8 @@ class FakeLLMServer:
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        self._entered = threading.Condition(self._lock)
+        self._opened: set[str] = set()  # models whose requests are no longer held
         handler = _handler_for(self)
         self._httpd = _Server(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
@@ -181,6 +190,17 @@ class FakeLLMServer:
             self.peak_in_flight[model] = max(
                 self.peak_in_flight.get(model, 0), self.in_flight[model]
             )
+            self._entered.notify_all()
+
+    def hold(self, model: str) -> None:
+        """policy.hold_until: wait until that many requests of `model` are open at once."""
+        target, deadline = self.policy.hold_until, time.monotonic() + self.policy.hold_cap_s
+        with self._entered:
+            while target and model not in self._opened and self.in_flight[model] < target:
+                if not self._entered.wait(max(0.0, deadline - time.monotonic())):
+                    break
+            self._opened.add(model)
+            self._entered.notify_all()
 
     def leave(self, model: str) -> None:
         with self._lock:
@@ -339,6 +359,7 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 server.authorizations.append(self.headers.get("Authorization"))
             server.enter(model)
             try:
+                server.hold(model)
                 if server.policy.latency:
                     time.sleep(server.policy.latency)
                 self._answer(body, wire)

@@ -80,6 +80,7 @@ def test_under_xdist_each_model_reaches_its_whole_limit_whatever_worker_has_its_
     gw0 and every item of model b on gw1: each must still reach 4 calls in flight."""
     _project(pytester.path, 6)
     llm_server.policy.latency = 0.3
+    llm_server.policy.hold_until = 4  # reached whatever the machine's load, if sent
     args = _args(llm_server, "--llm-concurrency=4", "--llm-cache=off")
     args[0] = "--llm-model=openai/a,openai/b"
     result = pytester.runpytest(*args, "-n", "2")
