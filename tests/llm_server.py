@@ -40,7 +40,8 @@ litellm sends `anthropic/...` models given an api_base; tests/llm_anthropic.py):
 by the same policies, each recorded with the body as it arrived under `_wire`.
 
 Counters: `calls` per role (every request, failed ones too), `requests` (answered ones),
-`peak_in_flight` per model name (the most requests of that model open at once),
+`peak_in_flight` per model name (the most requests of that model open at once: a request
+counts until its reply is about to be written, or to the end of a streamed or trickled one),
 `authorizations` (the Authorization header of every request, to check what was sent).
 Each answered request records under `_images` the sha256 of every image part's decoded
 data URL ("undecodable: ..." when it is not base64 data), so tests compare the bytes
@@ -358,13 +359,21 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             with server._lock:
                 server.authorizations.append(self.headers.get("Authorization"))
             server.enter(model)
+            left: list[bool] = []
+
+            def answered() -> None:  # once: before the reply's last bytes, or at the end
+                if not left:
+                    left.append(True)
+                    server.leave(model)
+
+            self._answered = answered
             try:
                 server.hold(model)
                 if server.policy.latency:
                     time.sleep(server.policy.latency)
                 self._answer(body, wire)
             finally:
-                server.leave(model)
+                answered()
 
         def _answer(self, body: dict[str, Any], wire: dict[str, Any] | None) -> None:
             status = server.status_for(body)
@@ -384,6 +393,7 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     self.send_header("Retry-After", server.policy.retry_after)
                 self.send_header("Content-Length", str(len(error)))
                 self.end_headers()
+                self._answered()  # no longer in flight once the client can have its reply
                 self.wfile.write(error)
                 return
             role = server.role_of(body)
@@ -406,6 +416,8 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
+            if not pause:
+                self._answered()  # no longer in flight once the client can have its reply
             try:
                 self._send(payload, pause)
             except OSError:
