@@ -166,13 +166,14 @@ async def verify(
 ) -> FunctionalResult:
     """run_functional in the test pool, off the event loop; identical inputs run once per
     process (the result is copied, so callers may update their own)."""
-    if (lack := unavailable(functional)) is not None:  # never one of _RUNS made before
-        return lack
     key = run_key(functional, dataset, answer_files)
     loop = asyncio.get_running_loop()
     asked = time.monotonic()
     running = _RUNS.get(key)
-    if running is None or running.get_loop() is not loop or _failed(running):
+    shared = running is not None and running.get_loop() is loop and not _failed(running)
+    if shared and (lack := unavailable(functional)) is not None:
+        return lack  # a run made while the toolchain was there is not handed out now
+    if running is None or not shared:
         running = loop.run_in_executor(_POOL, run_functional, functional, dataset, answer_files)
         _RUNS[key] = running
     result = await asyncio.shield(running)
