@@ -1,7 +1,9 @@
 """Print what the tests' JVM flags cost (functional/junit.py: C2_LATER): a small JUnit suite
 run by the console launcher with Mockito (a short JVM, as most suites are) and a program
 that computes much (collections and streams), each with the JDK's default tiered
-compilation, with C1 alone (-XX:TieredStopAtLevel=1) and with C2 starting later.
+compilation, with C1 alone (-XX:TieredStopAtLevel=1), with C2 starting later, and with C2
+later plus the class data archive of the test tools' jars (functional/jvm_share.py); and
+javac on the two, with its flags, without and with its archive.
 
     python bench/jvm_tiers.py [--repeat N]
 
@@ -21,8 +23,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from pytest_llmbench.functional.junit import LAUNCHER, toolchain  # noqa: E402
-from pytest_llmbench.functional.junit_options import C2_LATER, JVM_FLAGS  # noqa: E402
+from pytest_llmbench.functional.junit import LAUNCHER, SUPPORT, toolchain  # noqa: E402
+from pytest_llmbench.functional.junit_options import C2_LATER, JAVAC_FLAGS, JVM_FLAGS  # noqa: E402
+from pytest_llmbench.functional.jvm_share import archives  # noqa: E402
 
 PROGRAMS = {
     "ShortTest": """import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,6 +64,8 @@ def main() -> None:
     tools = toolchain()
     if isinstance(tools, str):
         sys.exit(tools)
+    shared = archives(tools.javac, tools.java, tools.jars, SUPPORT, LAUNCHER)
+    flag_sets = {**FLAGS, "C2 later, CDS": (*C2_LATER, *shared.java)}
     with tempfile.TemporaryDirectory() as folder:
         for name, source in PROGRAMS.items():
             (Path(folder) / f"{name}.java").write_text(source, encoding="utf-8")
@@ -68,8 +73,18 @@ def main() -> None:
         sources = [str(p) for p in Path(folder).glob("*.java")]
         javac = [tools.javac, "-d", folder, "-cp", classpath, "-nowarn", *sources]
         subprocess.run(javac, check=True, capture_output=True)
+        for label, flags in {
+            "javac": JAVAC_FLAGS,
+            "javac, CDS": (*JAVAC_FLAGS, *shared.javac),
+        }.items():
+            runs = [
+                timed([javac[0], *(f"-J{f}" for f in flags), *javac[1:]])
+                for _ in range(args.repeat)
+            ]
+            wall, cpu = min(runs)
+            print(f"{label:14s} {'both':8s} wall {wall:5.2f} s  CPU {cpu:5.2f} s")
         launch = {"ShortTest": [LAUNCHER, "--disable-banner", "--select-class=ShortTest"]}
-        for label, flags in FLAGS.items():
+        for label, flags in flag_sets.items():
             for name in PROGRAMS:
                 main = launch.get(name, [name])
                 command = [tools.java, *JVM_FLAGS, *flags, "-cp", classpath, *main]

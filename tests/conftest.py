@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from pytest_llmbench.functional import jvm_share
 from tests.llm_server import FakeLLMServer
 
 pytest_plugins = ["pytester"]
@@ -35,6 +37,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "multiprocessing.synchronize",
     ):
         importlib.import_module(name)
+    # One folder of JVM class data archives (functional/jvm_share.py) for the whole session,
+    # its workers and its pytester runs: pytester sets HOME to each test's own folder, where
+    # every test that runs JUnit would make them anew.
+    os.environ.setdefault(jvm_share.CACHE_ENV, str(jvm_share.cache_folder()))
 
 
 REPO = Path(__file__).resolve().parent.parent

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
-from . import javac_carry
+from . import javac_carry, jvm_share
 from .jsreport import read_options
 from .junit_options import C2_LATER, JAVAC_FLAGS, JVM_FLAGS, OPTIONS, JUnitOptions, jars
 from .launch import RunnerSandbox
@@ -248,10 +248,14 @@ def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
     return os.pathsep.join([*(str(j) for j in jars), str(SUPPORT), classes, *resources])
 
 
-def _surroundings(tools: Toolchain) -> tuple[dict[str, str], list[Path]]:
-    """The environment javac and java run with, and what they read besides the workspace."""
+def _surroundings(
+    tools: Toolchain, shared: jvm_share.Archives
+) -> tuple[dict[str, str], list[Path]]:
+    """The environment javac and java run with, and what they read besides the workspace
+    (the class data archives among it: jvm_share.py)."""
     env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
-    return env, [SUPPORT, *sorted({jar.parent for jar in tools.jars})]
+    archives = [shared.folder] if shared.folder else []
+    return env, [SUPPORT, *sorted({jar.parent for jar in tools.jars}), *archives]
 
 
 def _compile(
@@ -259,6 +263,7 @@ def _compile(
     work: Path,
     tests: list[str],
     tools: Toolchain,
+    shared: jvm_share.Archives,
     limits: tuple[float, int | None],
     carry: Path | None,
 ) -> sandbox.Outcome:
@@ -278,8 +283,9 @@ def _compile(
         *(sources if todo is None else todo),
     ]  # fmt: skip
     (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
-    javac = [tools.javac, *(f"-J{flag}" for flag in JAVAC_FLAGS), f"@{work.name}/javac.args"]
-    env, reads = _surroundings(tools)
+    flags = (*JAVAC_FLAGS, *shared.javac)
+    javac = [tools.javac, *(f"-J{flag}" for flag in flags), f"@{work.name}/javac.args"]
+    env, reads = _surroundings(tools, shared)
     compiled = SANDBOX.run(javac, workspace, *limits, env=env, reads=reads)
     if compiled.returncode == 0 and carry is not None and todo is None:
         javac_carry.keep(carry, classes, sources)
@@ -315,8 +321,9 @@ def run_junit(
     work = workspace / f".llmbench-junit-{secrets.token_hex(4)}"
     (work / "tmp").mkdir(parents=True)
     classes, reports = f"{work.name}/classes", f"{work.name}/reports"
-    env, reads = _surroundings(tools)
-    compiled = _compile(workspace, work, tests, tools, (timeout_s, processes), carry)
+    shared = jvm_share.archives(tools.javac, tools.java, tools.jars, SUPPORT, LAUNCHER)
+    env, reads = _surroundings(tools, shared)
+    compiled = _compile(workspace, work, tests, tools, shared, (timeout_s, processes), carry)
     if compiled.returncode != 0:
         return Run.broken(f"{what} and src/main/java do not compile: {_compile_errors(compiled)}")
     declared = {class_name(_read(workspace / t), t) for t in tests}
@@ -328,7 +335,8 @@ def run_junit(
         return Run.broken(f"{what}: no class named after its file among {len(tests)} .java files")
     plan = f"{work.name}/planned.tsv"
     java = [
-        tools.java, *JVM_FLAGS, *C2_LATER, *options.jvmOptions, f"-Djava.io.tmpdir={work.name}/tmp",
+        tools.java, *JVM_FLAGS, *C2_LATER, *shared.java, *options.jvmOptions,
+        f"-Djava.io.tmpdir={work.name}/tmp",
         f"-Dllmbench.planned={plan}", "-cp", _classpath(workspace, classes, tools.jars), LAUNCHER,
         "--disable-banner", "--disable-ansi-colors", "--details=none",
         "--include-classname=.*", f"--reports-dir={reports}",
