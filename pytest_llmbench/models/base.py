@@ -9,6 +9,7 @@ part needs no change here. A dialog offers tools (OpenAI function schemas) in
 from __future__ import annotations
 
 import contextvars
+import re
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
@@ -112,21 +113,31 @@ class ModelReply:
 # The most characters kept of a reply's text (and of each tool call's arguments): about
 # 250k tokens, more than any model writes in one reply; a reply past it is cut, never dropped.
 MAX_REPLY_CHARS = 1_000_000
+# A surrogate code point: a str holds one only from an escaped half of a pair (JSON
+# decoding joins whole pairs into one character).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> str:
+    """`text` with every lone surrogate (an escaped half of a pair: valid JSON, never
+    UTF-8) replaced by U+FFFD, so that any file or database can hold it."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def bounded(reply: ModelReply) -> ModelReply:
-    """`reply` cut to MAX_REPLY_CHARS per text, with the characters cut in truncated_chars."""
+    """`reply` cut to MAX_REPLY_CHARS per text, with the characters cut in truncated_chars,
+    and its texts made encodable (a lone surrogate becomes U+FFFD)."""
     cut = max(0, len(reply.text) - MAX_REPLY_CHARS)
     calls = []
     for call in reply.tool_calls:
         over = max(0, len(call.arguments) - MAX_REPLY_CHARS)
         cut += over
-        calls.append(replace(call, arguments=call.arguments[:MAX_REPLY_CHARS]) if over else call)
-    if not cut:
-        return reply
+        arguments = encodable(call.arguments[:MAX_REPLY_CHARS])
+        calls.append(replace(call, name=encodable(call.name), arguments=arguments))
     return replace(
         reply,
-        text=reply.text[:MAX_REPLY_CHARS],
+        text=encodable(reply.text[:MAX_REPLY_CHARS]),
+        thoughts=None if reply.thoughts is None else encodable(reply.thoughts),
         tool_calls=tuple(calls),
         truncated_chars=reply.truncated_chars + cut,
     )

@@ -121,6 +121,19 @@ def test_a_reply_over_the_maximum_is_cut_and_the_cut_recorded(
 
 
 @pytest.mark.timeout(120)
+def test_a_reply_with_a_lone_surrogate_is_recorded_with_a_replacement_character(
+    pytester: pytest.Pytester, llm_server: FakeLLMServer
+) -> None:
+    """Valid JSON (an escaped half of a surrogate pair) that no UTF-8 file can hold."""
+    write_project(pytester.path, {"explanation/ExplainMini.yaml": EXPLAIN_SCENARIO})
+    llm_server.policy.candidate = lambda request: "add(a, b) is the sum \ud83d of a and b."
+    _run(pytester, *_args(llm_server))
+    result = read_results(pytester.path)[0]
+    assert result["status"] == "scored"
+    assert result["attempts"][0]["answer"] == "add(a, b) is the sum \ufffd of a and b."
+
+
+@pytest.mark.timeout(120)
 def test_a_reply_with_no_choices_is_retried(
     pytester: pytest.Pytester, llm_server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
