@@ -249,6 +249,14 @@ def eval_logs(run: Run) -> dict[str, JsonDict]:
     return logs
 
 
+def _text(log: JsonDict) -> str:
+    """The log as JSON text. A model's answer is hostile: a lone surrogate (a valid JSON
+    escape, but no UTF-8) would make Inspect's reader refuse the whole log, so it becomes
+    U+FFFD; every other character is kept."""
+    text = json.dumps(log, ensure_ascii=False) + "\n"
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def write_logs(run: Run, out: Path) -> list[Path]:
     """Write `run`'s logs into the folder `out` (made if missing), one file per model, named
     as Inspect names its logs ({created}_{task}_{model}_{id}.json); returns their paths."""
@@ -262,6 +270,6 @@ def write_logs(run: Run, out: Path) -> list[Path]:
         spec = log["eval"]
         name = f"{_stamp(spec['created'])}_{_slug(spec['task'])}_{_slug(model)}_{spec['task_id']}"
         path = out / f"{name}.json"
-        path.write_text(json.dumps(log, ensure_ascii=False) + "\n", encoding="utf-8")
+        path.write_text(_text(log), encoding="utf-8")
         written.append(path)
     return written

@@ -315,3 +315,16 @@ def test_names_are_listed_by_inspect_and_stable(run_dir: Path, tmp_path: Path) -
     listed = inspect_log.list_eval_logs(str(out))
     assert sorted(info.task for info in listed) == ["llmbench-run", "llmbench-run"]
     assert all(name.split("_")[2] in ("m-a", "m-b") for name in first)
+
+
+def test_a_hostile_answer_cannot_spoil_the_log(tmp_path: Path) -> None:
+    # A lone surrogate is a valid JSON escape in results.jsonl but no UTF-8: Inspect's reader
+    # would refuse the whole log over it.
+    items = _items()
+    items[0].attempts[1].answer = 'lone \ud800 nul \x00 "quote" </script>'
+    folder = tmp_path / "run"
+    folder.mkdir()
+    lines = [json.dumps(i.model_dump(mode="python")) for i in items]
+    (folder / "results.jsonl").write_text("\n".join(lines) + "\n")
+    port = _export(folder, tmp_path / "out")["m/a"].samples[0]
+    assert port.output.completion == 'lone \ufffd nul \x00 "quote" </script>'
