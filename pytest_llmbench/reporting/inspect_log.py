@@ -8,7 +8,8 @@ package writes it by hand and never imports inspect_ai. Per log:
   report dirs a merge read, and the sample ids), and in `metadata` our plugin version,
   results schema version, settings digest (as the history of runs has it), score formula
   and attempts allowed; judges and grader are `model_roles` and the `scorers`.
-- `plan`: the candidate's attempts (attempts allowed, feedback, temperature, token limit).
+- `plan`: the candidate's attempts (attempts allowed, feedback, temperature, token limit),
+  then our judging (judges, grader, score formula), also the log's scorer.
 - `results`: per score name of the samples (`inspect_sample.py`) its `mean`, equal to the
   leaderboard row's figure (`accuracy`, `completeness`, `score`, `functional_rate`, with
   the row's 95% interval in the metric's metadata); `quality` has no leaderboard column,
@@ -151,7 +152,7 @@ def _dataset(run: Run, ids: list[str]) -> JsonDict:
     }
 
 
-def _judging(run: Run) -> tuple[JsonDict, list[JsonDict]]:
+def _judging(run: Run) -> tuple[JsonDict, JsonDict]:
     """The judges and grader as Inspect's model roles, and our judging as its scorer."""
     judges = _setting(run, "judges") or []
     grader = _setting(run, "grader") or (judges[0] if judges else None)
@@ -168,13 +169,13 @@ def _judging(run: Run) -> tuple[JsonDict, list[JsonDict]]:
         "1-4 by the grader for accuracy and completeness; hidden tests where the scenario "
         "has them",
     }
-    return roles, [{"name": f"{SCORER}/judging", "options": options, "metadata": None}]
+    return roles, {"name": f"{SCORER}/judging", "options": options, "metadata": None}
 
 
 def _spec(run: Run, model: str, ids: list[str], attempts: int) -> JsonDict:
     created = run.created_utc
     run_id = _id(str(run.folder.resolve()), created)
-    roles, scorers = _judging(run)
+    roles, scorer = _judging(run)
     commit = run.git_commit
     return {
         "run_id": run_id,
@@ -199,7 +200,7 @@ def _spec(run: Run, model: str, ids: list[str], attempts: int) -> JsonDict:
             "attempts": attempts,
             "report_dir": str(run.folder.resolve()),
         },
-        "scorers": scorers,
+        "scorers": [scorer],
     }
 
 
@@ -210,7 +211,11 @@ def _plan(run: Run, attempts: int) -> JsonDict:
         if isinstance(_setting(run, key), int | float)
     }
     params = {"attempts": attempts, "feedback": bool(_setting(run, "feedback")), **generate}
-    steps = [{"solver": f"{SCORER}/attempts", "params": params}]
+    _, scorer = _judging(run)
+    steps = [
+        {"solver": f"{SCORER}/attempts", "params": params},
+        {"solver": scorer["name"], "params": scorer["options"]},
+    ]
     return {"name": "plan", "steps": steps, "finish": None, "config": generate}
 
 

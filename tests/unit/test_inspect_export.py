@@ -198,6 +198,8 @@ def test_one_log_per_model_with_every_item_a_sample(run_dir: Path, tmp_path: Pat
     assert [s.id for s in log.samples] == ["Port-TodoApp", "Steps", "Port-Other"]
     assert log.eval.task == "llmbench/run" and log.eval.dataset.samples == 3
     assert log.eval.metadata["results_schema_version"] >= 4
+    assert [step.solver for step in log.plan.steps] == ["llmbench/attempts", "llmbench/judging"]
+    assert log.plan.steps[0].params["attempts"] == 2  # the most any item ran: no leaderboard.json
     port = log.samples[0]
     # The chosen attempt (2) is epoch 1; every attempt's figures are in the metadata.
     assert port.epoch == 1 and port.output.completion == "answer 2"
