@@ -154,7 +154,8 @@ def _dataset(run: Run, ids: list[str]) -> JsonDict:
 
 def _judging(run: Run) -> tuple[JsonDict, JsonDict]:
     """The judges and grader as Inspect's model roles, and our judging as its scorer."""
-    judges = _setting(run, "judges") or []
+    listed = _setting(run, "judges")
+    judges = [str(j) for j in listed] if isinstance(listed, list) else []
     grader = _setting(run, "grader") or (judges[0] if judges else None)
     roles: JsonDict = {f"judge{n}": {"model": j} for n, j in enumerate(judges, start=1)}
     if grader:

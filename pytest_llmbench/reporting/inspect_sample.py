@@ -6,9 +6,11 @@ samples into a log. Every value comes from results.jsonl, nothing is recomputed 
 sums of usage.
 
 Epochs: an item is one sample of epoch 1, holding its chosen attempt (`best_attempt`,
-the attempt its figures come from). Our attempts are tries of which the best counts,
-not repeats to be averaged as Inspect's epochs are; every attempt's figures are in the
-sample's metadata (`attempts`).
+the attempt its figures come from; the last one run when none was scored). Our attempts
+are tries of which the best counts, not repeats to be averaged as Inspect's epochs are;
+every attempt's figures are in the sample's metadata (`attempts`), beside the chosen
+attempt's evaluator reports as written (`reports`) and a summary of its hidden tests
+(`functional`).
 
 Per sample:
 - `input`: the prompt as recorded (the last user message sent to the candidate);
@@ -307,11 +309,11 @@ def metadata(item: ItemResult, attempt: AttemptResult | None) -> JsonDict:
         "status": item.status,
         "outcome": item.outcome,
         "reason": item.reason,
-        "attempt": attempt.attempt if attempt is not None else None,
+        "best_attempt": item.best_attempt,
         "attempts": _attempts(item),
         "functional": _functional(attempt),
         "tampered": item.tampered,
-        "evaluator_reports": [r.model_dump(mode="json") for r in reports],
+        "reports": [r.model_dump(mode="json") for r in reports],
         "finished_utc": item.finished_utc,
     }
 
