@@ -106,7 +106,7 @@ def _eval_scores(row: Row, items: Sequence[ItemResult]) -> list[JsonDict]:
             found.append(
                 {
                     "name": name,
-                    "scorer": SCORER,
+                    "scorer": name,  # each figure is its own scorer, as the samples key it
                     "reducer": None,
                     "params": {},
                     "metrics": known,

@@ -270,6 +270,8 @@ def test_results_are_the_leaderboards_means(run_dir: Path, tmp_path: Path) -> No
         assert metrics["score"]["mean"] == pytest.approx(row.score)
         assert metrics["quality"]["pass_at_1"] == pytest.approx(row.pass_at_1)
         assert results.total_samples == row.items
+        # every figure is a scorer of its own, keyed as the samples' scores are
+        assert all(s.scorer == s.name for s in results.scores)
         assert results.completed_samples == row.items - row.errors
     assert logs["m/a"].results.metadata["errors"] == 1
     functional = {s.name: s for s in logs["m/a"].results.scores}["functional_rate"]
