@@ -270,12 +270,16 @@ def write_logs(run: Run, out: Path) -> list[Path]:
         raise FormatError(out, "", "is a file; -o takes a folder for the Inspect logs")
     if not run.items:
         raise FormatError(run.folder / RESULTS, "", "holds no item result to export")
-    own_folder(out)
+    logs = eval_logs(run)
     written = []
-    for model, log in eval_logs(run).items():
-        spec = log["eval"]
-        name = f"{_stamp(spec['created'])}_{_slug(spec['task'])}_{_slug(model)}_{spec['task_id']}"
-        path = out / f"{name}.json"
-        path.write_text(_text(log), encoding="utf-8")
-        written.append(path)
+    try:
+        own_folder(out)
+        for model, log in logs.items():
+            spec = log["eval"]
+            stamp, task = _stamp(spec["created"]), _slug(spec["task"])
+            path = out / f"{stamp}_{task}_{_slug(model)}_{spec['task_id']}.json"
+            path.write_text(_text(log), encoding="utf-8")
+            written.append(path)
+    except OSError as exc:
+        raise FormatError(out, "", f"cannot be written ({exc.strerror or exc})") from None
     return written

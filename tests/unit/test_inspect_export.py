@@ -304,6 +304,10 @@ def test_bad_input_is_one_line(
     a_file = tmp_path / "a-file"
     a_file.write_text("x")
     assert f"{a_file}: is a file" in _error(capsys, str(run_dir), "-o", str(a_file))
+    below = a_file / "logs"
+    assert f"{below}: cannot be written (Not a directory)" in _error(
+        capsys, str(run_dir), "-o", str(below)
+    )
     with pytest.raises(SystemExit) as exit_:
         main(["export", "--format", "csv", str(run_dir), "-o", str(tmp_path / "o")])
     assert exit_.value.code == 2
