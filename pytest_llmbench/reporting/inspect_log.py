@@ -12,7 +12,7 @@ package writes it by hand and never imports inspect_ai. Per log:
   then our judging (judges, grader, score formula), also the log's scorer.
 - `results`: per score name of the samples (`inspect_sample.py`) its `mean`, equal to the
   leaderboard row's figure (`accuracy`, `completeness`, `score`, `functional_rate`, with
-  the row's 95% interval in the metric's metadata); `quality` has no leaderboard column,
+  the row's 95% interval as the metric's `ci`); `quality` has no leaderboard column,
   so its mean is taken over the scored items here, with pass@1 and pass@k (k = attempts
   allowed) beside it. The row's counts, rank and notes are the results' metadata.
 - `stats`: started_at and completed_at are the first and last time a result of the model
@@ -72,7 +72,7 @@ def _sample_ids(items: Sequence[ItemResult]) -> list[str]:
 
 
 def _metric(name: str, value: float | None, interval: list[float] | None = None) -> JsonDict:
-    metadata = {"ci95": interval} if interval else None
+    metadata = {"ci": interval} if interval else None  # as leaderboard.json's `*_ci`
     return {"name": name, "value": value, "params": {}, "metadata": metadata}
 
 
@@ -117,14 +117,14 @@ def _eval_scores(row: Row, items: Sequence[ItemResult]) -> list[JsonDict]:
 
 
 def _results(row: Row, items: Sequence[ItemResult], board: Leaderboard) -> JsonDict:
-    counts = {name: getattr(row, name) for name in ("items", "scored", "unscored", "errors")}
+    counts = ("items", "scored", "unscored", "errors", "skipped")
     return {
         "total_samples": row.items,
         "completed_samples": row.items - row.errors - row.skipped,
         "scores": _eval_scores(row, items),
         "metadata": {
-            **counts,
-            "skipped": row.skipped,
+            **{name: getattr(row, name) for name in counts},
+            "confidence_level": board.confidence.level,
             "formula": row.formula,
             "rank": row.rank,
             "attempts": board.attempts,

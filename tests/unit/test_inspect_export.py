@@ -270,6 +270,8 @@ def test_results_are_the_leaderboards_means(run_dir: Path, tmp_path: Path) -> No
         assert metrics["score"]["mean"] == pytest.approx(row.score)
         assert metrics["quality"]["pass_at_1"] == pytest.approx(row.pass_at_1)
         assert results.total_samples == row.items
+        accuracy = next(s for s in results.scores if s.name == "accuracy")
+        assert row.accuracy_ci and accuracy.metrics["mean"].metadata == {"ci": row.accuracy_ci}
         # every figure is a scorer of its own, keyed as the samples' scores are
         assert all(s.scorer == s.name for s in results.scores)
         assert results.completed_samples == row.items - row.errors
