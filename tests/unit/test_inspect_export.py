@@ -3,6 +3,7 @@ inspect_sample.py) on a hand-made results file, read back by inspect_ai's own re
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from pytest_llmbench.schema.results import (
     StepResult,
     Verdict,
 )
+from tests.conftest import REPO
 
 inspect_log = pytest.importorskip("inspect_ai.log")
 
@@ -338,3 +340,16 @@ def test_a_hostile_answer_cannot_spoil_the_log(tmp_path: Path) -> None:
     (folder / "results.jsonl").write_text("\n".join(lines) + "\n")
     port = _export(folder, tmp_path / "out")["m/a"].samples[0]
     assert port.output.completion == 'lone \ufffd nul \x00 "quote" </script>'
+
+
+def test_the_package_never_imports_inspect_ai() -> None:
+    # inspect_ai is a test-only dependency: the export writes its JSON by hand.
+    importers = []
+    for path in (REPO / "pytest_llmbench").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            if any(n.split(".")[0] == "inspect_ai" for n in names):
+                importers.append(path.name)
+    assert importers == []
