@@ -27,6 +27,7 @@ COMMANDS: tuple[str, ...] = (
     "catalogue",
     "merge",
     "compare",
+    "export",
     "history",
     "power",
     "airun",

@@ -18,6 +18,8 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import JsonValue
+
 from ..errors import ConfigError
 from ..folders import own_folder
 from ..schema.leaderboard import LeaderboardDocument
@@ -53,6 +55,13 @@ class RunRecord:
     scores: dict[str, dict[str, float | None]]
 
 
+def settings_digest(settings: dict[str, JsonValue]) -> str:
+    """A short digest of a run's resolved settings (leaderboard.json's `settings`): two runs
+    made with the same settings have the same digest."""
+    text = json.dumps(settings, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def record_of(document: LeaderboardDocument, report_dir: Path, kind: str, items: int) -> RunRecord:
     """The record of a run whose leaderboard.json is `document`; a fresh id."""
     board = document.leaderboard
@@ -61,14 +70,13 @@ def record_of(document: LeaderboardDocument, report_dir: Path, kind: str, items:
         scores.setdefault(row.model, {})[row.category or OVERALL] = row.score
     created = document.created_utc
     stamp = "".join(ch for ch in created if ch.isdigit())[:14]
-    settings = json.dumps(document.settings, sort_keys=True, default=str)
     return RunRecord(
         id=f"{stamp}-{secrets.token_hex(3)}",
         created_utc=created,
         kind=kind,
         git_commit=document.git_commit,
         report_dir=str(report_dir.resolve()),
-        settings_digest=hashlib.sha256(settings.encode()).hexdigest()[:16],
+        settings_digest=settings_digest(document.settings),
         models=tuple(r.model for r in board.models),
         items=items,
         scores=scores,

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 
 from ..errors import FormatError
 from ..schema.leaderboard import DocumentHead, Leaderboard
@@ -35,6 +35,10 @@ class Run:
     created_utc: str = ""
     notes: list[str] = field(default_factory=list)  # warnings to show, one line each
     checkers: dict[str, bool] | None = None  # the syntax checkers it had (None: not recorded)
+    # From leaderboard.json's envelope; empty or None when it is missing.
+    settings: dict[str, JsonValue] = field(default_factory=dict)
+    plugin_version: str | None = None
+    git_commit: str | None = None
 
 
 def _read_envelope(run: Run, path: Path) -> None:
@@ -49,6 +53,9 @@ def _read_envelope(run: Run, path: Path) -> None:
     run.formula = formula if isinstance(formula, str) else None
     run.created_utc = info.created_utc or run.created_utc
     run.checkers = info.checkers
+    run.settings = info.settings
+    run.plugin_version = info.plugin_version
+    run.git_commit = info.git_commit
 
 
 def load_run(folder: Path) -> Run:

@@ -327,6 +327,8 @@ class DocumentHead(BaseModel):
     purpose, so an envelope written before some row field existed still gives these."""
 
     created_utc: str | None = None
+    plugin_version: str | None = None
+    git_commit: str | None = None
     settings: dict[str, JsonValue] = {}
     checkers: dict[str, bool] | None = None
     leaderboard: _BoardHead
