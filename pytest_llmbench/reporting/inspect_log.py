@@ -32,6 +32,7 @@ from typing import Any
 
 from ..errors import FormatError
 from ..folders import own_folder
+from ..models.base import encodable
 from ..schema.leaderboard import Leaderboard, Row
 from ..schema.results import SCHEMA_VERSION, ItemResult
 from . import leaderboard
@@ -259,8 +260,7 @@ def _text(log: JsonDict) -> str:
     """The log as JSON text. A model's answer is hostile: a lone surrogate (a valid JSON
     escape, but no UTF-8) would make Inspect's reader refuse the whole log, so it becomes
     U+FFFD; every other character is kept."""
-    text = json.dumps(log, ensure_ascii=False) + "\n"
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return encodable(json.dumps(log, ensure_ascii=False) + "\n")
 
 
 def write_logs(run: Run, out: Path) -> list[Path]:
