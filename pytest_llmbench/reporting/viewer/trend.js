@@ -58,7 +58,8 @@ export function trendSection(history) {
       "as llmbench history --model M prints it." }));
   }
   const head = el("tr", {}, el("th", { class: "name", text: "Model" }), el("th", { text: "Overall score" }),
-    runs.map((r) => el("th", { "data-run": r.id, title: runTitle(r), text: r.id })));
+    runs.map((r) => el("th", { "data-run": r.id, title: runTitle(r) }, r.id,
+      el("div", { class: "muted small", text: `${r.time.replace("T", " ")}${r.kind === "merge" ? " (merge)" : ""}` }))));
   const rows = history.models.map((m) => el("tr", {}, el("td", { class: "name" }, breakable(m.model)),
     el("td", { class: "trend" }, line(m.cells.map(value))), m.cells.map((c, n) => cell(m, c, runs[n]))));
   return el("section", { id: "trend" }, title,
