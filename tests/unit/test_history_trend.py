@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_llmbench.reporting import html, leaderboard
+import pytest
+
+from pytest_llmbench.errors import ConfigError
+from pytest_llmbench.reporting import history, html, leaderboard
 from pytest_llmbench.reporting.history import (
     LAST,
     Registration,
@@ -101,3 +104,18 @@ def test_report_html_embeds_the_trend_with_the_run() -> None:
         ]
         is None
     )
+
+
+def test_a_history_that_cannot_be_read_back_is_one_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreadable(cache_dir: Path, last: int | None = None) -> list[RunRecord]:
+        raise ConfigError(f"{cache_dir}: not a history of runs (made up)")
+
+    monkeypatch.setattr(history, "runs", unreadable)
+    warnings: list[str] = []
+    assert Registration(tmp_path, "run", warnings.append).add(_document(), tmp_path, 2) == []
+    assert warnings == [
+        "the history of runs could not be read for report.html's trend: "
+        f"{tmp_path}: not a history of runs (made up)"
+    ]
