@@ -20,7 +20,7 @@ from pydantic import JsonValue
 from ..errors import ConfigError
 from ..folders import default_cache_dir
 from ..reporting import markdown
-from ..reporting.history import record_of, register
+from ..reporting.history import Registration
 from ..reporting.runs import (
     common_attempts,
     common_formula,
@@ -46,6 +46,10 @@ def add_parser(subparsers: Any) -> None:
     )
     add_score_formula(parser)
     parser.set_defaults(handler=run)
+
+
+def _warn(line: str) -> None:
+    print(f"llmbench: warning: {line}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,14 +78,9 @@ def run(args: argparse.Namespace) -> int:
         Path.cwd(),
         lambda board: mark_checker_sets(board, runs, items),
         checkers=merged_checkers(runs) or {},
+        # the merge is a run of the history too, with the same trend in its report.html
+        registration=Registration(default_cache_dir(Path.cwd()), "merge", _warn),
     )
-    try:  # the merge is a run of the history too (history.py)
-        register(default_cache_dir(Path.cwd()), record_of(document, output, "merge", len(items)))
-    except (ConfigError, OSError) as exc:
-        print(
-            f"llmbench: warning: the merge was not added to the history of runs: {exc}",
-            file=sys.stderr,
-        )
     total = sum(len(r.items) for r in runs)
     print(
         f"merged {len(items)} items from {len(runs)} report dirs ({total - len(items)} duplicates dropped) into {output}"

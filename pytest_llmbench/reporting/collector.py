@@ -109,11 +109,14 @@ class ReportCollector:
             return
         from pydantic_core import to_jsonable_python
 
+        from .history import Registration
         from .writer import publish
 
         # Paths as text and tuples as lists, as leaderboard.json holds them.
         settings: dict[str, Any] = to_jsonable_python(self.settings.options)
         settings = redact_data(settings)  # --llm-api-base may hold a password
+        cache = self.settings.cache_dir
+        registration = Registration(cache, "run", self.warnings.append) if cache else None
         self.document = publish(
             self.settings.report_dir,
             list(self.items.values()),
@@ -124,21 +127,8 @@ class ReportCollector:
             lambda board: self.config.hook.pytest_llmbench_leaderboard(
                 leaderboard=board, config=self.config
             ),
+            registration=registration,
         )
-        self._register(self.document)
-
-    def _register(self, document: LeaderboardDocument) -> None:
-        """The run in the cache folder's history of runs; a failure is one warning."""
-        if self.settings.cache_dir is None:
-            return
-        from ..errors import ConfigError
-        from .history import record_of, register
-
-        record = record_of(document, self.settings.report_dir, "run", len(self.items))
-        try:
-            register(self.settings.cache_dir, record)
-        except (ConfigError, OSError) as exc:
-            self.warnings.append(f"the run was not added to the history of runs: {exc}")
 
     def pytest_json_modifyreport(self, json_report: dict[str, Any]) -> None:
         self.finish()

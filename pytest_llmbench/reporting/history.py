@@ -2,7 +2,8 @@
 merge is registered in an SQLite file of the cache folder (`history.sqlite`), with its
 id, time, commit, models, the digest of its settings, its per-model and per-category
 scores and where its report dir is. `llmbench history` lists the runs and a model's
-trend; `llmbench compare` takes a run id wherever it takes a report dir.
+trend; `llmbench compare` takes a run id wherever it takes a report dir. report.html
+shows each model's trend over the last LAST runs (`trend_data`), the run itself the last.
 
 Registering never fails a run: a cache folder that cannot be written is one warning.
 """
@@ -13,7 +14,7 @@ import hashlib
 import json
 import secrets
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from ..schema.leaderboard import LeaderboardDocument
 
 HISTORY = "history.sqlite"
 OVERALL = "all"  # the scores' key of a model's row over every category
+LAST = 50  # the runs report.html's trend shows, the newest
 _TABLE = """CREATE TABLE IF NOT EXISTS runs (
     id TEXT PRIMARY KEY,
     created_utc TEXT NOT NULL,
@@ -131,11 +133,38 @@ def _record(row: tuple[object, ...]) -> RunRecord:
     )
 
 
-def runs(cache_dir: Path) -> list[RunRecord]:
-    """Every registered run, in the order they were registered (times may tie to the second)."""
+def runs(cache_dir: Path, last: int | None = None) -> list[RunRecord]:
+    """Every registered run (or the `last` ones), in the order they were registered (times
+    may tie to the second)."""
+    limit = -1 if last is None else last  # SQLite: a negative LIMIT is none
+    query = f"SELECT {_COLUMNS} FROM runs ORDER BY rowid DESC LIMIT ?"
     with _database(cache_dir, create=False) as db:
-        rows = db.execute(f"SELECT {_COLUMNS} FROM runs ORDER BY rowid").fetchall()
-    return [_record(tuple(row)) for row in rows]
+        rows = db.execute(query, (limit,)).fetchall()
+    return [_record(tuple(row)) for row in reversed(rows)]
+
+
+@dataclass(frozen=True)
+class Registration:
+    """Where a run is registered (the cache folder), as what ("run" or "merge"), and
+    where the one warning line of a failure goes."""
+
+    cache_dir: Path
+    kind: str
+    warn: Callable[[str], None]
+
+    def add(self, document: LeaderboardDocument, report_dir: Path, items: int) -> list[RunRecord]:
+        """Register the run; then the last LAST runs of the history, this one the last.
+        A history that cannot be written or read is one warning and no runs."""
+        try:
+            register(self.cache_dir, record_of(document, report_dir, self.kind, items))
+        except (ConfigError, OSError) as exc:
+            self.warn(f"the {self.kind} was not added to the history of runs: {exc}")
+            return []
+        try:
+            return runs(self.cache_dir, LAST)
+        except (ConfigError, OSError) as exc:
+            self.warn(f"the history of runs could not be read for report.html's trend: {exc}")
+            return []
 
 
 def find(cache_dir: Path, ref: str) -> RunRecord:
@@ -171,6 +200,26 @@ def trend(records: list[RunRecord], model: str) -> tuple[list[str], list[list[st
         cells = [_cell(scores.get(k)) for k in (OVERALL, *keys)]
         rows.append([record.id, record.created_utc[:19], *cells])
     return header, rows
+
+
+def trend_data(records: list[RunRecord]) -> dict[str, JsonValue] | None:
+    """report.html's trend: the runs (oldest first) and, per model (the newest run's
+    first), the cells of `trend` (the figures `llmbench history --model` prints) of each
+    run, None where the run does not have the model. None when there is no run."""
+    if not records:
+        return None
+    models = dict.fromkeys(m for r in reversed(records) for m in r.models)
+    rows: list[JsonValue] = []
+    for model in models:
+        header, found = trend(records, model)
+        by_run: dict[str, JsonValue] = {row[0]: list(row[2:]) for row in found}
+        cells = [by_run.get(r.id) for r in records]
+        rows.append({"model": model, "keys": list(header[2:]), "cells": cells})
+    runs_: list[JsonValue] = [
+        {"id": r.id, "time": r.created_utc[:19], "commit": r.git_commit, "kind": r.kind}
+        for r in records
+    ]
+    return {"runs": runs_, "models": rows}
 
 
 def _cell(score: float | None) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 import jinja2
 from markupsafe import Markup
+from pydantic import JsonValue
 
 from ..schema.leaderboard import LeaderboardDocument
 from ..schema.results import ItemResult
@@ -61,9 +62,10 @@ def render(
     items: Sequence[ItemResult],
     scores: Sequence[float | None],
     refs: dict[tuple[str, str], str] | None = None,
+    history: dict[str, JsonValue] | None = None,
 ) -> str:
-    """report.html of one run, every part embedded."""
-    run = viewdata.run_data(document, items, scores, refs or {})
+    """report.html of one run, every part embedded; `history`: its trend (history.py)."""
+    run = viewdata.run_data(document, items, scores, refs or {}, history=history)
     return page("pytest-llmbench report", viewdata.Bundle([run]).files())
 
 

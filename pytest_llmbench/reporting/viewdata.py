@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import JsonValue
+
 from ..errors import LLMBenchError
 from ..formats.dataset import DatasetIndex
 from ..formats.scenario import NO_DATASET, load_scenario
@@ -140,7 +142,10 @@ def run_data(
     scores: Sequence[float | None],
     refs: dict[tuple[str, str], str],
     name: str = "",
+    history: dict[str, JsonValue] | None = None,
 ) -> RunData:
+    """The run's summary and chunks; `history`: the trend of the registered runs
+    (history.trend_data), shown on the leaderboard page when given."""
     board = document.leaderboard
     order = _order(board, items)
     rows = [_row(i, items[n], scores[n]) for i, n in enumerate(order)]
@@ -169,6 +174,7 @@ def run_data(
         "rows": rows,
         "chunk": CHUNK,
         "chunks": (len(rows) + CHUNK - 1) // CHUNK,
+        "history": history,
     }
     return RunData(summary, [details[k : k + CHUNK] for k in range(0, len(details), CHUNK)])
 

@@ -6,7 +6,8 @@ leaderboard.md    the same as Markdown tables
 report.html       the report viewer with every item's details (and the scenarios'
                   reference answers) embedded compressed, in one self-contained page
 
-The plugin's report hook and `llmbench merge` both write through `publish`.
+The plugin's report hook and `llmbench merge` both write through `publish`, which
+registers the run in the history of runs before report.html is built (its trend shows it).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..metrics.syntax import available_checkers
 from ..schema.leaderboard import Leaderboard, LeaderboardDocument, Machine
 from ..schema.results import SCHEMA_VERSION, ItemResult
 from . import html, leaderboard, markdown, viewdata
+from .history import Registration, trend_data
 from .workspaces import save_workspaces
 
 RESULTS = "results.jsonl"
@@ -148,11 +150,13 @@ def publish(
     rootdir: Path,
     on_board: Callable[[Leaderboard], None] | None = None,
     checkers: dict[str, bool] | None = None,
+    registration: Registration | None = None,
 ) -> LeaderboardDocument:
     """Build the leaderboard of `items` and write leaderboard.json/.md and report.html.
 
-    `on_board` sees (and may amend) the leaderboard before it is written. Returns the
-    envelope written to leaderboard.json.
+    `on_board` sees (and may amend) the leaderboard before it is written. With
+    `registration` the run is added to the history of runs, whose trend report.html
+    shows. Returns the envelope written to leaderboard.json.
     """
     board = leaderboard.build(items, attempts, formula)
     if on_board is not None:
@@ -164,7 +168,9 @@ def publish(
         encoding="utf-8",
     )
     (folder / LEADERBOARD_MD).write_text(markdown.render(board), encoding="utf-8")
+    records = registration.add(document, folder, len(items)) if registration else []
     refs = viewdata.references(items, [rootdir])
-    page = html.render(document, items, leaderboard.scores(items, attempts, formula), refs)
+    scores = leaderboard.scores(items, attempts, formula)
+    page = html.render(document, items, scores, refs, trend_data(records))
     (folder / REPORT_HTML).write_text(page, encoding="utf-8")
     return document

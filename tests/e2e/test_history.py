@@ -1,15 +1,18 @@
 """The history of runs: every run (and merge) registered in the cache folder's
-history.sqlite; `llmbench history` lists them and a model's trend."""
+history.sqlite; `llmbench history` lists them and a model's trend, and report.html shows
+each model's trend (in Chromium, as tests/e2e/test_report_html.py drives it)."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pytest_llmbench.cli import main
-from pytest_llmbench.reporting.history import HISTORY, find, runs
+from pytest_llmbench.reporting.history import HISTORY, RunRecord, find, runs
+from tests.e2e.test_report_html import Opened, chromium
 
 
 def test_three_runs_and_a_merge_are_registered_and_listed(
@@ -47,6 +50,30 @@ def test_three_runs_and_a_merge_are_registered_and_listed(
     by_folder = capsys.readouterr().out
     assert main(["compare", recorded[0].id, recorded[2].id[:18]]) == 0
     assert capsys.readouterr().out == by_folder
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in trend[2:]]
+    with chromium() as browser:
+        _check_trend(browser, pytester.path, recorded, cells)
+
+
+def _check_trend(
+    browser: Any, root: Path, recorded: list[RunRecord], echo: list[list[str]]
+) -> None:
+    """Each report.html's trend: the runs registered up to it, with `history --model`'s figures."""
+    opened = Opened(browser, (root / "third" / "report.html").as_uri())
+    page = opened.page
+    heads = page.locator("#trend-table thead th[data-run]")
+    assert heads.evaluate_all("hs => hs.map(h => h.dataset.run)") == [r.id for r in recorded]
+    assert recorded[0].created_utc[:19] in heads.nth(0).get_attribute("title")
+    row = page.locator("#trend-table tbody tr", has_text="llmbench/echo")
+    assert row.locator("td").all_inner_texts()[2:] == [c[2] for c in echo[:3]]
+    assert page.locator("#trend-table svg.trend-line circle").count() == 2 * 3
+    opened.clean()
+    opened.go((root / "first" / "report.html").as_uri())
+    assert "One run is registered" in page.locator("#trend").inner_text()
+    assert page.locator("#trend-table").count() == 0
+    opened.go((root / "merged" / "report.html").as_uri())  # the merge: a fourth run
+    assert page.locator("#trend-table thead th[data-run]").count() == 4
+    assert row.locator("td").all_inner_texts()[2:] == [c[2] for c in echo]
 
 
 def test_history_errors_are_one_line(

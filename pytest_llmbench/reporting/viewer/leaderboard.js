@@ -2,7 +2,8 @@
 // (models that do not differ significantly share one), score intervals as whiskers, every
 // pair of models compared on the items both scored, the checkers each model's answers met, the charts,
 // the hidden tests' figures (with the items tampered with) and the judges against the
-// tests, when a run had hidden tests.
+// tests, when a run had hidden tests; then each model's trend over the registered runs.
+import { trendSection } from "./trend.js";
 import { el, breakable, num, pct, usd, ci, sortHeader, compareValues, scoreColour } from "./util.js";
 
 const state = { key: "score", dir: -1 };
@@ -245,5 +246,6 @@ export function leaderboardView(body, index) {
   redraw();
   const notes = b.models.filter((r) => r.notes && r.notes.length).map((r) => el("p", { class: "muted small", text: `${r.model}: ${r.notes.join("; ")}` }));
   body.append(el("h2", { text: "Leaderboard" }), intro, availableCheckers(run), holder, el("div", { class: "notes" }, notes), pairs(run),
-    el("h2", { text: "Charts" }), charts(run), el("h2", { text: "By category" }), el("div", { class: "wide" }, categories(run)), calibration(run));
+    el("h2", { text: "Charts" }), charts(run), el("h2", { text: "By category" }), el("div", { class: "wide" }, categories(run)), calibration(run),
+    trendSection(run.history));
 }
