@@ -37,8 +37,9 @@ from ..schema.leaderboard import Leaderboard, Row
 from ..schema.results import SCHEMA_VERSION, ItemResult
 from . import leaderboard
 from .history import settings_digest
-from .inspect_sample import JsonDict, all_calls, chosen_attempt, model_usage, sample
+from .inspect_sample import JsonDict, chosen_attempt, model_usage, sample
 from .runs import Run, common_attempts
+from .usage import item_calls
 from .writer import RESULTS
 
 INSPECT_LOG_VERSION = 2  # EvalLog.version of the JSON format written here
@@ -223,7 +224,7 @@ def _plan(run: Run, attempts: int) -> JsonDict:
 
 def _stats(items: Sequence[ItemResult], created: str) -> JsonDict:
     times = sorted(i.finished_utc for i in items if i.finished_utc)
-    usage = model_usage([c for i in items for c in all_calls(i)])
+    usage = model_usage(c for i in items for c in item_calls(i))
     return {
         "started_at": times[0] if times else created,
         "completed_at": times[-1] if times else created,

@@ -32,7 +32,7 @@ Per sample:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from ..schema.results import (
@@ -43,6 +43,7 @@ from ..schema.results import (
     StepResult,
 )
 from ..schema.vocabulary import METRICS
+from .usage import ModelUsage, by_model, item_calls
 
 JsonDict = dict[str, Any]
 
@@ -56,29 +57,28 @@ _STOP_REASONS = {
 _ROLES = ("system", "user", "assistant", "tool")
 
 
-def usage(calls: Iterable[CallRecord]) -> JsonDict:
-    """Inspect's ModelUsage of some calls: their tokens summed."""
-    listed = list(calls)
-    prompt = sum(c.prompt_tokens or 0 for c in listed)
-    completion = sum(c.completion_tokens or 0 for c in listed)
+def _inspect_usage(row: ModelUsage) -> JsonDict:
+    """Inspect's ModelUsage of our figures (usage.py counts the calls)."""
     return {
-        "input_tokens": prompt,
-        "output_tokens": completion,
-        "total_tokens": prompt + completion,
-        "input_tokens_cache_write": sum(c.cache_write_tokens for c in listed),
-        "input_tokens_cache_read": sum(c.cache_read_tokens for c in listed),
+        "input_tokens": row.prompt_tokens,
+        "output_tokens": row.completion_tokens,
+        "total_tokens": row.prompt_tokens + row.completion_tokens,
+        "input_tokens_cache_write": row.cache_write_tokens,
+        "input_tokens_cache_read": row.cache_read_tokens,
     }
 
 
-def all_calls(item: ItemResult) -> list[CallRecord]:
-    """Every call the item paid for: each attempt's, and those of an attempt an error stopped."""
-    return [c for a in item.attempts for c in a.calls] + list(item.failed_calls)
+def usage(calls: Iterable[CallRecord]) -> JsonDict:
+    """Inspect's ModelUsage of some calls: their tokens summed."""
+    row = ModelUsage()
+    for call in calls:
+        row.count(call)
+    return _inspect_usage(row)
 
 
-def model_usage(calls: Sequence[CallRecord]) -> dict[str, JsonDict]:
+def model_usage(calls: Iterable[CallRecord]) -> dict[str, JsonDict]:
     """Usage per model (candidate, evaluators and graders alike), in first-call order."""
-    models = dict.fromkeys(c.model for c in calls)
-    return {m: usage(c for c in calls if c.model == m) for m in models}
+    return {model: _inspect_usage(row) for model, row in by_model(calls).items()}
 
 
 def chosen_attempt(item: ItemResult) -> AttemptResult | None:
@@ -338,7 +338,7 @@ def sample(item: ItemResult, sample_id: str, score: float | None) -> JsonDict:
         "metadata": metadata(item, attempt),
         "store": {},
         "events": [],
-        "model_usage": model_usage(all_calls(item)),
+        "model_usage": model_usage(item_calls(item)),
         "error": error,
         "attachments": {},
     }

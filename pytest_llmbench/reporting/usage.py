@@ -1,5 +1,6 @@
 """Per-model call figures for the terminal summary: calls, tokens (prompt-cache reads
-among them), cost, cache hits, retries."""
+and writes among them), cost, cache hits, retries. The one place calls are counted: the
+Inspect export sums its usage here too."""
 
 from __future__ import annotations
 
@@ -18,36 +19,47 @@ class ModelUsage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cache_read_tokens: int = 0  # of prompt_tokens: read from the provider's prompt cache
+    cache_write_tokens: int = 0  # of prompt_tokens: written to it
     cost_usd: float = 0.0
     priced: bool = False
 
+    def count(self, call: CallRecord) -> None:
+        """Add `call` (a reply from our request cache costs nothing)."""
+        self.calls += 1
+        self.cached += call.cached
+        self.retries += call.retries
+        self.prompt_tokens += call.prompt_tokens or 0
+        self.completion_tokens += call.completion_tokens or 0
+        self.cache_read_tokens += call.cache_read_tokens
+        self.cache_write_tokens += call.cache_write_tokens
+        if call.cost_usd is not None and not call.cached:
+            self.cost_usd += call.cost_usd
+            self.priced = True
 
-def _calls(items: Iterable[ItemResult]) -> Iterator[CallRecord]:
-    """Every call of every attempt, and of an attempt an error stopped (paid all the same)."""
-    for item in items:
-        for attempt in item.attempts:
-            yield from attempt.calls
-        yield from item.failed_calls
+
+def item_calls(item: ItemResult) -> Iterator[CallRecord]:
+    """Every call of the item's attempts, and of an attempt an error stopped (paid all the
+    same)."""
+    for attempt in item.attempts:
+        yield from attempt.calls
+    yield from item.failed_calls
+
+
+def by_model(calls: Iterable[CallRecord]) -> dict[str, ModelUsage]:
+    """The calls' figures per model that answered (candidate or judge), in first-call order."""
+    table: dict[str, ModelUsage] = {}
+    for call in calls:
+        table.setdefault(call.model, ModelUsage()).count(call)
+    return table
 
 
 def usage_by_model(
     items: Iterable[ItemResult], ordinary: Iterable[CallRecord] = ()
 ) -> dict[str, ModelUsage]:
-    """Every call of every attempt, and the calls of ordinary tests (llm_complete,
-    llm_judge), by the model that answered it (candidate or judge)."""
-    table: dict[str, ModelUsage] = {}
-    for call in itertools.chain(_calls(items), ordinary):
-        row = table.setdefault(call.model, ModelUsage())
-        row.calls += 1
-        row.cached += call.cached
-        row.retries += call.retries
-        row.prompt_tokens += call.prompt_tokens or 0
-        row.completion_tokens += call.completion_tokens or 0
-        row.cache_read_tokens += call.cache_read_tokens
-        if call.cost_usd is not None and not call.cached:
-            row.cost_usd += call.cost_usd
-            row.priced = True
-    return table
+    """Every call of every item, and the calls of ordinary tests (llm_complete,
+    llm_judge), by the model that answered it."""
+    paid = itertools.chain.from_iterable(item_calls(i) for i in items)
+    return by_model(itertools.chain(paid, ordinary))
 
 
 def usage_lines(
