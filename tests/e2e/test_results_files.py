@@ -11,7 +11,7 @@ import pytest
 
 from pytest_llmbench.reporting.reader import parse_result
 from pytest_llmbench.schema.results import SCHEMA_VERSION, ItemResult
-from tests.conftest import REPO, read_leaderboard, read_results
+from tests.conftest import REPO, read_leaderboard, read_results, report_lines
 from tests.e2e.test_gates_and_merge import llmbench
 from tests.unit.test_results_reader import V1_LINE
 
@@ -48,7 +48,7 @@ def test_merge_reads_the_v2_fixture(tmp_path: Path) -> None:
         (m, c) for m in FIXTURE_MODELS for c in ("generation", "template")
     }
     # The items are written out as they were read: nothing lost, nothing changed.
-    merged = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    merged = report_lines(tmp_path / "out")
     assert _results(merged) == _results(_fixture_lines())
 
 
@@ -60,7 +60,7 @@ def test_merge_of_a_v1_and_a_v2_report_dir_counts_every_item(tmp_path: Path) -> 
     done = llmbench("merge", v1, v2, "-o", tmp_path / "out", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "merged 5 items from 2 report dirs (0 duplicates dropped)" in done.stdout
-    merged = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    merged = report_lines(tmp_path / "out")
     assert {r["schema_version"] for r in merged} == {SCHEMA_VERSION}  # v1 and v2 migrated
     board = json.loads((tmp_path / "out" / "leaderboard.json").read_text())["leaderboard"]
     assert sorted(r["model"] for r in board["models"]) == [
