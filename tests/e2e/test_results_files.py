@@ -1,5 +1,7 @@
 """results.jsonl read back: a committed file of schema version 2 (written by the code before
-the typed reader) through merge, compare and --llm-resume, and --llm-resume on odd lines."""
+the typed reader) through merge, compare and --llm-resume, --llm-resume on odd lines, and
+the long texts of a run stored once in texts.jsonl and referenced from results.jsonl,
+report.json and JUnit XML."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.reporting.reader import parse_result
+from pytest_llmbench.reporting.textstore import read_texts
 from pytest_llmbench.schema.results import SCHEMA_VERSION, ItemResult
+from pytest_llmbench.schema.texts import REF, TEXT_MIN, referenced, text_id
 from tests.conftest import REPO, read_leaderboard, read_results, report_lines
 from tests.e2e.test_gates_and_merge import llmbench
 from tests.unit.test_results_reader import V1_LINE
@@ -153,3 +157,72 @@ def test_resume_with_a_folder_for_results_is_one_error_before_any_call(
     ]
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
     assert list(results.iterdir()) == [] and not (project / "reports" / "leaderboard.json").exists()
+
+
+def _stored_ids(folder: Path) -> list[str]:
+    return [json.loads(line)["id"] for line in (folder / "texts.jsonl").read_text().splitlines()]
+
+
+def _json_report_results(folder: Path) -> dict[str, dict[str, object]]:
+    """The item results report.json carries, as it carries them (by node id)."""
+    report = json.loads((folder / "report.json").read_text())
+    return {
+        test["nodeid"]: json.loads(prop["llmbench"])
+        for test in report["tests"]
+        for prop in test.get("user_properties", [])
+        if "llmbench" in prop
+    }
+
+
+def test_long_texts_are_stored_once_and_every_reader_resolves_them(
+    pytester: pytest.Pytester, project: Path, tmp_path: Path
+) -> None:
+    """Two workers: each sends its whole result up; the controller writes references in
+    results.jsonl, report.json and JUnit XML, each text once; merge and resume read them."""
+    source = project / "datasets" / "javascript" / "Mini" / "src" / "app.js"
+    numbers = "".join(f"export const n{i} = {i};\n" for i in range(20))
+    source.write_text(source.read_text() + numbers)  # prompts long enough to be stored apart
+    run = pytester.runpytest(
+        "--llm-model=llmbench/reference,llmbench/echo", "-n", "2", "--junitxml=junit.xml"
+    )
+    run.assert_outcomes(passed=4)
+    reports = project / "reports"
+    ids = _stored_ids(reports)
+    assert len(ids) == len(set(ids)) > 0  # each distinct text once
+    plain = {r["nodeid"]: r for r in read_results(project)}
+    prompts = {str(r["prompt"]) for r in plain.values()}
+    assert all(len(p) >= TEXT_MIN for p in prompts)  # long enough to be stored apart
+    raw = (reports / "results.jsonl").read_text()
+    assert not any(p in raw for p in prompts)  # the prompts are in texts.jsonl only
+    lines = [json.loads(line) for line in raw.splitlines()]
+    assert all(
+        line["prompt"] == {REF: text_id(str(line_plain))}
+        for line, line_plain in zip(
+            lines, (plain[x["nodeid"]]["prompt"] for x in lines), strict=True
+        )
+    )
+    # report.json: the same references, no copies, resolving to what results.jsonl holds.
+    carried = _json_report_results(reports)
+    assert sorted(carried) == sorted(plain)
+    report_text = (reports / "report.json").read_text()
+    assert not any(p in report_text for p in prompts)
+    texts = read_texts(reports / "texts.jsonl").table
+    for nodeid, value in carried.items():
+        assert referenced(value) <= set(ids)
+        item = parse_result(value, texts)
+        assert item.attempts == parse_result(plain[nodeid]).attempts
+    junit = (project / "junit.xml").read_text()
+    assert REF in junit and not any(p in junit for p in prompts)
+    # merge of this dir with itself: the output has its own texts.jsonl, the same items.
+    done = llmbench("merge", reports, reports, "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert set(_stored_ids(tmp_path / "out")) == set(ids)
+    assert sorted(report_lines(tmp_path / "out"), key=lambda r: r["nodeid"]) == sorted(
+        plain.values(), key=lambda r: r["nodeid"]
+    )
+    # --llm-resume takes every item over from the referenced lines and writes them again.
+    again = pytester.runpytest("--llm-model=llmbench/reference,llmbench/echo", "--llm-resume")
+    again.assert_outcomes(skipped=4)
+    assert "llmbench warning" not in again.stdout.str()
+    assert {r["nodeid"]: r for r in read_results(project)} == plain
+    assert set(_stored_ids(reports)) == set(ids)
