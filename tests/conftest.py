@@ -163,5 +163,17 @@ def read_results(root: Path) -> list[dict[str, Any]]:
     return report_lines(root / "reports")
 
 
+def json_report_results(folder: Path) -> list[dict[str, Any]]:
+    """The item results a report dir's report.json carries, as plain JSON (texts resolved)."""
+    texts = read_texts(folder / TEXTS).table
+    report = json.loads((folder / "report.json").read_text())
+    return [
+        stored_to_plain(json.loads(prop["llmbench"]), texts)
+        for test in report["tests"]
+        for prop in test.get("user_properties", [])
+        if "llmbench" in prop
+    ]
+
+
 def model_row(board: dict[str, Any], model: str) -> dict[str, Any]:
     return next(r for r in board["leaderboard"]["models"] if r["model"] == model)
