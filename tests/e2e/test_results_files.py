@@ -226,3 +226,25 @@ def test_long_texts_are_stored_once_and_every_reader_resolves_them(
     assert "llmbench warning" not in again.stdout.str()
     assert {r["nodeid"]: r for r in read_results(project)} == plain
     assert set(_stored_ids(reports)) == set(ids)
+
+
+def test_merge_of_a_dir_with_a_damaged_text_store_warns_and_merges_the_rest(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    lost = "x" * TEXT_MIN
+    stored = {**V1_LINE, "schema_version": SCHEMA_VERSION, "scenario": "Lost",
+              "nodeid": "x.yaml::Lost", "prompt": {REF: text_id(lost)}}  # fmt: skip
+    (folder / "results.jsonl").write_text(json.dumps(V1_LINE) + "\n" + json.dumps(stored) + "\n")
+    (folder / "texts.jsonl").write_text('{"id": "' + text_id(lost) + '", "te\n')  # cut short
+    done = llmbench("merge", folder, "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        f"llmbench: warning: {folder / 'results.jsonl'}: skipped 1 line that is not a readable "
+        f"item result (line 2: refers to text {text_id(lost)} that texts.jsonl does not hold)",
+        f"llmbench: warning: {folder / 'texts.jsonl'}: damaged, texts left out (line 1: not "
+        "JSON (Unterminated string starting at))",
+    ]
+    assert "merged 1 items from 1 report dirs" in done.stdout
