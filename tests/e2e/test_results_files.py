@@ -220,6 +220,12 @@ def test_long_texts_are_stored_once_and_every_reader_resolves_them(
     assert sorted(report_lines(tmp_path / "out"), key=lambda r: r["nodeid"]) == sorted(
         plain.values(), key=lambda r: r["nodeid"]
     )
+    compared = llmbench(
+        "compare", reports, tmp_path / "out", "--fail-on-regression=0", cwd=tmp_path
+    )
+    assert compared.returncode == 0 and compared.stderr == "", compared.stderr
+    rows = [line for line in compared.stdout.splitlines() if "| (all) |" in line]
+    assert len(rows) == 2 and all("| +0.000 |" in row for row in rows)
     # --llm-resume takes every item over from the referenced lines and writes them again.
     again = pytester.runpytest("--llm-model=llmbench/reference,llmbench/echo", "--llm-resume")
     again.assert_outcomes(skipped=4)
