@@ -10,6 +10,7 @@ imported once a result comes).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -57,6 +58,9 @@ class ReportCollector:
         self.results_file: ResultsFile | None = None  # opened when the first result comes
         # texts.jsonl, open for the whole run: results.jsonl and the reports refer to it.
         self.texts: TextStore | None = None
+        # nodeid -> (its result as the reports carry it, stored): an item's setup, call and
+        # teardown reports carry the same text, stored once.
+        self.stored: dict[str, tuple[str, str]] = {}
         self.closed = False
         self.rewrite = False  # an item's result was replaced: results.jsonl is written anew
         self.document: LeaderboardDocument | None = None
@@ -95,7 +99,17 @@ class ReportCollector:
         # of ordinary tests never loads it.
         self._collect(report)
         if not self.closed:
-            store_result(report, lambda data: self._texts().stored(data))
+            store_result(report, lambda value: self._stored_text(report.nodeid, value))
+        if report.when == "teardown":
+            self.stored.pop(report.nodeid, None)
+
+    def _stored_text(self, nodeid: str, value: str) -> str:
+        sent, stored = self.stored.get(nodeid, ("", ""))
+        if value != sent:
+            data = self._texts().stored(json.loads(value))
+            stored = json.dumps(data, ensure_ascii=False)
+            self.stored[nodeid] = (value, stored)
+        return stored
 
     def _collect(self, report: pytest.TestReport) -> None:
         if report.when == "teardown":

@@ -85,15 +85,15 @@ def _property(report: pytest.TestReport, key: str) -> Any:
     return found
 
 
-def store_result(report: pytest.TestReport, stored: Callable[[Any], Any]) -> None:
-    """Replace the result the report carries by its stored form (`stored`: the controller's
-    text store, which writes the texts it refers to), as results.jsonl holds it, so that
-    report.json and JUnit XML, which take the property from the report after this, carry
-    references, not copies. The worker's report itself carried the whole result."""
+def store_result(report: pytest.TestReport, stored: Callable[[str], str]) -> None:
+    """Replace the result the report carries (JSON text) by `stored` of it: the form
+    results.jsonl holds, whose texts the controller's store has written. report.json and
+    JUnit XML, which take the property from the report after this, then carry references,
+    not copies. The worker's report itself carried the whole result."""
     props = report.user_properties
     for index, (name, value) in enumerate(props):
         if name == PROPERTY_KEY and isinstance(value, str):
-            props[index] = (name, json.dumps(stored(json.loads(value)), ensure_ascii=False))
+            props[index] = (name, stored(value))
 
 
 def has_result(report: pytest.TestReport) -> bool:

@@ -152,7 +152,8 @@ def test_the_report_carries_the_stored_form(tmp_path: Path) -> None:
         user_properties = item_properties(item)
 
     store = TextStore(tmp_path)
-    store_result(Report(), store.stored)  # type: ignore[arg-type]
+    stored = lambda value: json.dumps(store.stored(json.loads(value)))  # noqa: E731
+    store_result(Report(), stored)  # type: ignore[arg-type]
     store.close()
     value = dict(Report.user_properties)[PROPERTY_KEY]
     assert isinstance(value, str) and PROMPT not in value and ANSWER not in value
