@@ -5,10 +5,10 @@ An item carries its result in `user_properties` under "llmbench", as JSON text (
 writes each value with str()), beside one flat property per headline figure. Ordinary
 tests that call models through the fixtures carry their calls under "llmbench_calls".
 Both go on as the schema's models (ItemResult, CallRecord) and come back as them: the
-JSON text is only how they travel. On the controller, once the result is kept, the
-report's property becomes the stored form results.jsonl holds (`store_result`). Kept
-free of heavy imports: it runs for every report of every test, and loads the schema only
-for a report that carries our data.
+JSON text is only how they travel. On the controller the report's property then
+becomes the stored form results.jsonl holds (`store_result`). Kept free of heavy
+imports: it runs for every report of every test, and loads the schema only for a report
+that carries our data.
 """
 
 from __future__ import annotations
