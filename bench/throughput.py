@@ -54,7 +54,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.conftest import EXPLAIN_SCENARIO, write_project  # noqa: E402
+from tests.conftest import EXPLAIN_SCENARIO, report_lines, write_project  # noqa: E402
 from tests.llm_server import FakeLLMServer  # noqa: E402
 
 MODEL = "openai/bench"
@@ -256,8 +256,7 @@ def slow_faults(server: FakeLLMServer, tmp: Path, items: int, concurrency: int) 
         f"errors {summary.get('errors')}"
     )
     reasons: dict[str, int] = {}
-    for line in (project / "reports" / "results.jsonl").read_text().splitlines():
-        item = json.loads(line)
+    for item in report_lines(project / "reports"):
         if item["status"] != "scored":
             key = str(item.get("reason"))[:90]
             reasons[key] = reasons.get(key, 0) + 1
@@ -330,8 +329,7 @@ def faults(server: FakeLLMServer, tmp: Path, items: int, concurrency: int) -> No
         f"[30% 429/500] calls {calls} (incl. failed), wall {wall:.2f} s, items "
         f"{summary.get('items')}: scored {summary.get('scored')}, errors {summary.get('errors')}"
     )
-    for line in (faulty / "reports" / "results.jsonl").read_text().splitlines():
-        item = json.loads(line)
+    for item in report_lines(faulty / "reports"):
         if item["status"] != "scored":
             print(f"  {item['scenario']}: {item['status']}: {item.get('reason')}")
 

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 from pytest_llmbench.functional import jvm_share
+from pytest_llmbench.reporting.reader import stored_to_plain
+from pytest_llmbench.reporting.textstore import TEXTS, read_texts
 from tests.llm_server import FakeLLMServer
 
 pytest_plugins = ["pytester"]
@@ -149,9 +151,27 @@ def read_leaderboard(root: Path) -> dict[str, Any]:
     return json.loads((root / "reports" / "leaderboard.json").read_text())
 
 
+def report_lines(folder: Path) -> list[dict[str, Any]]:
+    """Every line of a report dir's results.jsonl as plain JSON: the long texts it refers
+    to taken back from texts.jsonl (by the reader's own rule), nothing validated."""
+    texts = read_texts(folder / TEXTS).table
+    lines = (folder / "results.jsonl").read_text().splitlines()
+    return [stored_to_plain(json.loads(line), texts) for line in lines]
+
+
 def read_results(root: Path) -> list[dict[str, Any]]:
+    return report_lines(root / "reports")
+
+
+def json_report_results(folder: Path) -> list[dict[str, Any]]:
+    """The item results a report dir's report.json carries, as plain JSON (texts resolved)."""
+    texts = read_texts(folder / TEXTS).table
+    report = json.loads((folder / "report.json").read_text())
     return [
-        json.loads(line) for line in (root / "reports" / "results.jsonl").read_text().splitlines()
+        stored_to_plain(json.loads(prop["llmbench"]), texts)
+        for test in report["tests"]
+        for prop in test.get("user_properties", [])
+        if "llmbench" in prop
     ]
 
 

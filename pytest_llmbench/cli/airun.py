@@ -6,8 +6,9 @@ import-airun BENCHMARK_DIR [--criteria DIR] -o OUT converts a clone of the bench
 published grades (every grading.csv and evaluator report) into one report dir per
 published set, OUT/<Output folder>/<lang folder> (Output/JS, Output_v1/JS, ...): the
 versions of the benchmark graded different criteria, so a model published in two of
-them gets a row on each board, never one row mixing both. Each dir holds results.jsonl,
-leaderboard.json/.md and report.html, written by the same code as `llmbench merge`.
+them gets a row on each board, never one row mixing both. Each dir holds results.jsonl
+(with texts.jsonl), leaderboard.json/.md and report.html, written by the same code as
+`llmbench merge`.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Report dirs of separate runs or CI shards (one model or one category each) are r
 back, every item is counted once (the newest copy wins, see `runs.merge_items`), and
 the leaderboard is rebuilt over the merged set, so MaxRate (the generation-rate
 normalisation of the weighted score) is the highest rate over all merged models. The
-output dir gets results.jsonl, leaderboard.json, leaderboard.md and report.html, written
-by the same code as a pytest run's report dir.
+output dir gets results.jsonl (with the texts.jsonl its items refer to), leaderboard.json,
+leaderboard.md and report.html, written by the same code as a pytest run's report dir.
 """
 
 from __future__ import annotations

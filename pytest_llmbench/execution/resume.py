@@ -3,7 +3,8 @@
 Scored and unscored items count as finished; errored and skipped ones are run again.
 results.jsonl is read by the one reader (reporting/reader.py): a line that is not a
 readable result (cut short by a killed run, not UTF-8, of a newer schema version, ...)
-is skipped, counted in one warning line, and its item runs again.
+is skipped, counted in one warning line, and its item runs again; so is a line whose
+texts texts.jsonl has lost (its damage is one more warning line).
 """
 
 from __future__ import annotations
@@ -38,4 +39,7 @@ def finished_results(results_file: Path) -> Resumed:
     skipped = read.skipped_line()
     if skipped:
         found.warnings.append(f"--llm-resume: {skipped}; their items run again")
+    damaged = read.texts.damaged_line() if read.texts is not None else None
+    if damaged:
+        found.warnings.append(f"--llm-resume: {damaged}")
     return found

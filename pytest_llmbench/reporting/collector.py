@@ -10,6 +10,7 @@ imported once a result comes).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,11 +19,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ..redaction import redact_data
-from .item_report import calls_of, outcome_of, result_of
+from .item_report import calls_of, outcome_of, result_of, store_result
 
 if TYPE_CHECKING:
     from ..schema.leaderboard import LeaderboardDocument
     from ..schema.results import CallRecord, ItemResult
+    from .textstore import TextStore
     from .writer import ResultsFile
 
 
@@ -54,6 +56,11 @@ class ReportCollector:
         # One line each for the terminal summary (e.g. lines --llm-resume could not read).
         self.warnings = list(warnings or [])
         self.results_file: ResultsFile | None = None  # opened when the first result comes
+        # texts.jsonl, open for the whole run: results.jsonl and the reports refer to it.
+        self.texts: TextStore | None = None
+        # nodeid -> (its result as the reports carry it, stored): an item's setup, call and
+        # teardown reports carry the same text, stored once.
+        self.stored: dict[str, tuple[str, str]] = {}
         self.closed = False
         self.rewrite = False  # an item's result was replaced: results.jsonl is written anew
         self.document: LeaderboardDocument | None = None
@@ -72,13 +79,39 @@ class ReportCollector:
         if self.results_file is None:
             from .writer import ResultsFile
 
-            self.results_file = ResultsFile(self.settings.report_dir)
+            self.results_file = ResultsFile(self.settings.report_dir, self._texts())
         self.results_file.append(result)
 
-    @pytest.hookimpl(trylast=True)
+    def _texts(self) -> TextStore:
+        if self.texts is None:
+            from ..folders import own_folder
+            from .textstore import TextStore
+
+            own_folder(self.settings.report_dir)
+            self.texts = TextStore(self.settings.report_dir)
+        return self.texts
+
+    # First, before pytest-json-report and JUnit XML take the report's properties: they
+    # get the stored form of the result (store_result) once it is kept here.
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # The schema (pydantic) is imported only for reports that carry our data: a run
         # of ordinary tests never loads it.
+        self._collect(report)
+        if not self.closed:
+            store_result(report, lambda value: self._stored_text(report.nodeid, value))
+        if report.when == "teardown":
+            self.stored.pop(report.nodeid, None)
+
+    def _stored_text(self, nodeid: str, value: str) -> str:
+        sent, stored = self.stored.get(nodeid, ("", ""))
+        if value != sent:
+            data = self._texts().stored(json.loads(value))
+            stored = json.dumps(data, ensure_ascii=False)
+            self.stored[nodeid] = (value, stored)
+        return stored
+
+    def _collect(self, report: pytest.TestReport) -> None:
         if report.when == "teardown":
             self.calls += calls_of(report)
         outcome = outcome_of(report)
@@ -103,7 +136,9 @@ class ReportCollector:
         if self.rewrite and not self.closed:
             from .writer import write_results
 
-            write_results(self.settings.report_dir, list(self.items.values()))
+            write_results(self.settings.report_dir, list(self.items.values()), self._texts())
+        if self.texts is not None:
+            self.texts.close()
         self.closed = True
         if not self.items or self.document is not None:
             return

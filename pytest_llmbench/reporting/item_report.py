@@ -5,14 +5,16 @@ An item carries its result in `user_properties` under "llmbench", as JSON text (
 writes each value with str()), beside one flat property per headline figure. Ordinary
 tests that call models through the fixtures carry their calls under "llmbench_calls".
 Both go on as the schema's models (ItemResult, CallRecord) and come back as them: the
-JSON text is only how they travel. Kept free of heavy imports: it runs for every report
-of every test, and loads the schema only for a report that carries our data.
+JSON text is only how they travel. On the controller the report's property then
+becomes the stored form results.jsonl holds (`store_result`). Kept free of heavy
+imports: it runs for every report of every test, and loads the schema only for a report
+that carries our data.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -81,6 +83,17 @@ def _property(report: pytest.TestReport, key: str) -> Any:
         if name == key:
             found = value
     return found
+
+
+def store_result(report: pytest.TestReport, stored: Callable[[str], str]) -> None:
+    """Replace the result the report carries (JSON text) by `stored` of it: the form
+    results.jsonl holds, whose texts the controller's store has written. report.json and
+    JUnit XML, which take the property from the report after this, then carry references,
+    not copies. The worker's report itself carried the whole result."""
+    props = report.user_properties
+    for index, (name, value) in enumerate(props):
+        if name == PROPERTY_KEY and isinstance(value, str):
+            props[index] = (name, stored(value))
 
 
 def has_result(report: pytest.TestReport) -> bool:

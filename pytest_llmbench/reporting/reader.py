@@ -7,7 +7,13 @@ not a valid result, or of a version newer than this code knows is skipped and re
 (its number and why), never raised: a run killed mid-write leaves a cut-short last line,
 and one bad line should not cost the others.
 
-`llmbench merge`, `llmbench compare` and `--llm-resume` read through `read_results`.
+A line of version 5 or later is stored with its long texts as references to the report
+dir's texts.jsonl (textstore.py); `stored_to_plain` puts them back before validation. A
+line that refers to a text the store does not hold is skipped like any other bad line,
+and a damaged store is reported in one line of its own (`ResultsRead.notes`).
+
+`llmbench merge`, `llmbench compare`, `llmbench view` and `export`, `--llm-resume`, the
+cost estimate and the AIRUN imports' outputs are all read through `read_results`.
 """
 
 from __future__ import annotations
@@ -22,6 +28,11 @@ from pydantic import ValidationError
 
 from ..errors import FormatError, ResultError
 from ..schema.results import SCHEMA_VERSION, ItemResult
+from ..schema.texts import resolve
+from .textstore import TEXTS, TextsRead, read_texts
+
+# The first version whose lines are stored with references to texts.jsonl.
+STORED_FROM = 5
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -59,8 +70,28 @@ def _v3_to_v4(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "schema_version": 4}
 
 
+def _v4_to_v5(data: dict[str, Any]) -> dict[str, Any]:
+    """5 changed how a line is stored (long texts in texts.jsonl, see `stored_to_plain`),
+    not the result: a version 4 line is already plain."""
+    return {**data, "schema_version": 5}
+
+
 # version -> the function that turns a result of that version into one of the next.
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
+
+
+def stored_to_plain(data: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
+    """A decoded line with its references replaced by the texts (id -> text) and the
+    escaped "$" keys restored; lines older than version 5 have neither and are returned
+    as they are. ResultError for a reference `texts` does not hold."""
+    version = data.get("schema_version")
+    if not isinstance(version, int) or version < STORED_FROM:
+        return data
+    try:
+        plain: dict[str, Any] = resolve(data, texts)
+    except KeyError as exc:  # resolve's: a reference the table does not hold
+        raise ResultError(f"refers to text {exc.args[0]} that {TEXTS} does not hold") from None
+    return plain
 
 
 def _dicts(value: object) -> list[dict[str, Any]]:
@@ -68,8 +99,9 @@ def _dicts(value: object) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def parse_result(data: object) -> ItemResult:
-    """One decoded line as a current ItemResult, migrated from its schema_version."""
+def parse_result(data: object, texts: dict[str, str] | None = None) -> ItemResult:
+    """One decoded line as a current ItemResult, its texts taken from `texts` (id -> text,
+    texts.jsonl's), migrated from its schema_version."""
     if not isinstance(data, dict):
         raise ResultError(f"not an item result (a JSON {type(data).__name__})")
     version = data.get("schema_version")
@@ -80,6 +112,7 @@ def parse_result(data: object) -> ItemResult:
             f"schema_version {version} is newer than this pytest-llmbench reads "
             f"({SCHEMA_VERSION}); upgrade pytest-llmbench"
         )
+    data = stored_to_plain(data, texts or {})
     while version < SCHEMA_VERSION:
         data = MIGRATIONS[version](data)
         version += 1
@@ -105,6 +138,12 @@ class ResultsRead:
     path: Path
     items: list[ItemResult] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    texts: TextsRead | None = None  # the texts.jsonl beside it
+
+    def notes(self) -> list[str]:
+        """The skipped lines' line and the damaged store's, one line each."""
+        damaged = self.texts.damaged_line() if self.texts is not None else None
+        return [line for line in (self.skipped_line(), damaged) if line is not None]
 
     def skipped_line(self) -> str | None:
         """One line saying which lines were skipped and why; None when none was."""
@@ -140,12 +179,13 @@ def read_results(path: Path) -> ResultsRead:
         ) from None
     except OSError as exc:
         raise FormatError(path, "", f"cannot be read ({exc.strerror})") from None
-    read = ResultsRead(path)
+    texts = read_texts(path.parent / TEXTS)
+    read = ResultsRead(path, texts=texts)
     for number, raw in enumerate(content.split(b"\n"), start=1):
         if not raw.strip():
             continue
         try:
-            read.items.append(parse_result(_decode(raw)))
+            read.items.append(parse_result(_decode(raw), texts.table))
         except ResultError as exc:
             read.skipped.append(Skipped(number, str(exc)))
     return read

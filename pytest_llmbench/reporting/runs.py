@@ -1,6 +1,7 @@
 """Reading finished report dirs back (for `llmbench merge` and `llmbench compare`).
 
-A report dir holds results.jsonl (one item result per line) and, once the run ended,
+A report dir holds results.jsonl (one item result per line, its long texts in
+texts.jsonl beside it) and, once the run ended,
 leaderboard.json (whose envelope gives the attempts allowed, the score formula and
 created_utc). results.jsonl is enough: a run killed before its end can still be merged.
 """
@@ -62,7 +63,8 @@ def load_run(folder: Path) -> Run:
     """Items and settings of one report dir; a missing or malformed file is a FormatError.
 
     Lines of results.jsonl that are not readable results are skipped and noted in
-    `notes` (a run killed mid-write leaves a cut-short last line); a file with none
+    `notes` (a run killed mid-write leaves a cut-short last line), as are the damaged
+    lines of texts.jsonl; a file with none
     readable is an error.
     """
     results = folder / RESULTS
@@ -76,9 +78,7 @@ def load_run(folder: Path) -> Run:
         raise FormatError(results, f"line {first.line}", f"{first.reason}; no readable result")
     mtime = datetime.fromtimestamp(results.stat().st_mtime, UTC).isoformat(timespec="microseconds")
     run = Run(folder, read.items, created_utc=mtime)
-    skipped = read.skipped_line()
-    if skipped:
-        run.notes.append(skipped)
+    run.notes.extend(read.notes())
     envelope_path = folder / LEADERBOARD_JSON
     if envelope_path.is_file():
         _read_envelope(run, envelope_path)

@@ -8,16 +8,24 @@ an archive, never as loose files: a model may write `conftest.py`, `test_*.py`, 
 would pick such a file up from the report dir and import or run it. Nothing collects
 or imports a member of a zip. Written on the controller, from the result that came up
 with the test report, like results.jsonl.
+
+Attempts of an item that ended with the same files (a deterministic model, an attempt
+that changed nothing) share one archive: the later attempt's name is a hard link to the
+first one's, so each distinct workspace of an item is stored once (a copy only where
+the file system has no hard links).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import zipfile
 from pathlib import Path, PurePosixPath
 
 from ..schema.results import ItemResult
+from ..schema.texts import text_id
 
 FOLDER = "workspaces"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -45,14 +53,29 @@ def save_workspaces(folder: Path, result: ItemResult) -> Path | None:
     target = workspace_dir(folder, result)
     shutil.rmtree(target, ignore_errors=True)  # a re-run replaces the item's old workspaces
     target.mkdir(parents=True)
+    archives: dict[str, Path] = {}  # content id of an attempt's files -> its archive
     for number, dialog in dialogs:
         archive = target / f"attempt-{number}.zip"
+        files = sorted(dialog.files.items())
+        key = text_id(json.dumps(files, ensure_ascii=False))
+        if key in archives and _linked(archives[key], archive):
+            continue
         with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as out:
-            for rel, text in sorted(dialog.files.items()):
+            for rel, text in files:
                 member = _member(rel)
                 if member is not None:
                     out.writestr(member, text)
+        archives[key] = archive
     return target
+
+
+def _linked(first: Path, archive: Path) -> bool:
+    """`archive` made a hard link to `first`; False where the file system has none."""
+    try:
+        os.link(first, archive)
+    except OSError:
+        return False
+    return True
 
 
 def read_workspace(archive: Path) -> dict[str, str]:

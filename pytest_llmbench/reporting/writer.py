@@ -1,6 +1,9 @@
 """The files of the report dir, written on the controller only.
 
-results.jsonl     one item result per line, appended as soon as the item finishes
+results.jsonl     one item result per line, appended as soon as the item finishes, its
+                  long texts as references to texts.jsonl
+texts.jsonl       each distinct long text once (textstore.py), written before the
+                  first line that refers to it
 leaderboard.json  the envelope below with the leaderboard
 leaderboard.md    the same as Markdown tables
 report.html       the report viewer with every item's details (and the scenarios'
@@ -31,6 +34,7 @@ from ..schema.leaderboard import Leaderboard, LeaderboardDocument, Machine
 from ..schema.results import SCHEMA_VERSION, ItemResult
 from . import html, leaderboard, markdown, viewdata
 from .history import Registration, trend_data
+from .textstore import TEXTS, TextStore
 from .workspaces import save_workspaces
 
 RESULTS = "results.jsonl"
@@ -100,7 +104,7 @@ def folder_problem(path: Path) -> str | None:
 
 def report_dir_problem(folder: Path) -> str | None:
     """Why the report dir cannot take this run's files (None when it can)."""
-    names = (RESULTS, LEADERBOARD_JSON, LEADERBOARD_MD, REPORT_HTML, JSON_REPORT)
+    names = (RESULTS, TEXTS, LEADERBOARD_JSON, LEADERBOARD_MD, REPORT_HTML, JSON_REPORT)
     taken = next((name for name in names if (folder / name).is_dir()), None)
     if taken is not None:
         return f"{folder / taken} is a folder; the report needs that name for a file"
@@ -111,18 +115,23 @@ class ResultsFile:
     """results.jsonl, appended and flushed per item so a killed run keeps what it finished.
 
     Created on the first result, so a run with no benchmark items leaves the last one alone.
+    Each line's texts go to `texts` first (a store the caller keeps open across a rewrite
+    of results.jsonl, or one of its own), so no line refers to a text not yet written.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, texts: TextStore | None = None) -> None:
         self.folder = folder
         self.path = folder / RESULTS
+        self.texts = texts if texts is not None else TextStore(folder)
+        self._own_texts = texts is None
         self._handle: TextIO | None = None
 
     def append(self, result: ItemResult) -> None:
         if self._handle is None:
             own_folder(self.folder)
             self._handle = self.path.open("w", encoding="utf-8")
-        self._handle.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
+        line = self.texts.stored(result.model_dump(mode="json"))
+        self._handle.write(json.dumps(line, ensure_ascii=False) + "\n")
         self._handle.flush()
         # A dialog's final files go beside it, so a run and `llmbench merge` both keep them.
         save_workspaces(self.folder, result)
@@ -131,11 +140,17 @@ class ResultsFile:
         if self._handle is not None:
             self._handle.close()
             self._handle = None
+        if self._own_texts:
+            self.texts.close()
 
 
-def write_results(folder: Path, items: Sequence[ItemResult]) -> None:
-    """results.jsonl in one go (merge); a run appends it item by item through ResultsFile."""
-    results = ResultsFile(folder)
+def write_results(
+    folder: Path, items: Sequence[ItemResult], texts: TextStore | None = None
+) -> None:
+    """results.jsonl in one go (merge, a run whose item was replaced); a run appends it
+    item by item through ResultsFile. With `texts` the store already written is kept
+    (report.json may refer to its texts); without, texts.jsonl is made anew."""
+    results = ResultsFile(folder, texts)
     for item in items:
         results.append(item)
     results.close()

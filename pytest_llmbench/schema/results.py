@@ -1,8 +1,9 @@
 """The per-item result schema, versioned. Every field is documented where it is defined.
 
 An item's result travels from the worker to the controller as JSON text in the test
-report's user_properties (key "llmbench", which JUnit XML shows as it is); the controller
-appends it to `results.jsonl` and aggregates the leaderboard from those dicts.
+report's user_properties (key "llmbench"); the controller appends it to `results.jsonl`
+(its long texts once per report dir in texts.jsonl: reporting/textstore.py), hands
+report.json and JUnit XML the same stored form, and aggregates the leaderboard.
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ from .vocabulary import (
 #    leaderboard.json's pass_quality is named pass_threshold: "score" is the formula's.
 # 4: the prompt cache's input tokens (cache_read_tokens, cache_write_tokens) on CallRecord
 #    and Usage; 0 in older lines, which did not record them.
-SCHEMA_VERSION = 4
+# 5: the result is unchanged; its line is stored with every string of texts.TEXT_MIN
+#    characters or more as a reference {"$text": ID} to the report dir's texts.jsonl and
+#    dict keys starting with "$" escaped (schema/texts.py, reporting/textstore.py).
+SCHEMA_VERSION = 5
 
 
 class CallRecord(Schema):

@@ -16,10 +16,6 @@ TEXT_MIN = 256
 REF = "$text"
 
 
-class UnknownText(KeyError):
-    """A reference names a text the table does not hold."""
-
-
 def text_id(text: str) -> str:
     """The content id of a text: 24 hex digits of its SHA-256 (lone surrogates kept)."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
@@ -50,12 +46,13 @@ def externalize(value: Any, table: dict[str, str], *, minimum: int = TEXT_MIN) -
 
 def resolve(value: Any, table: dict[str, str]) -> Any:
     """The inverse of `externalize`: references replaced by their texts from `table`
-    (`UnknownText` for one it does not hold)."""
+    (KeyError with the id for one it does not hold; schema defines no exception of its
+    own, errors.py is below it)."""
     if isinstance(value, dict):
         if is_ref(value):
             key = value[REF]
             if key not in table:
-                raise UnknownText(key)
+                raise KeyError(key)
             return table[key]
         return {(k[1:] if k.startswith("$") else k): resolve(v, table) for k, v in value.items()}
     if isinstance(value, list):

@@ -17,7 +17,6 @@ its category marker and, when it has a dataset, its complexity_ and size_ marker
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import REPO
+from tests.conftest import REPO, read_results
 
 REFERENCE, ECHO = "llmbench/reference", "llmbench/echo"
 REFERENCE_MIN, ECHO_MAX = 0.95, 0.30
@@ -198,10 +197,7 @@ def test_reference_passes_and_echo_fails_the_deterministic_checks(
     )
     outcomes = result.parseoutcomes()
     assert not outcomes.get("failed") and not outcomes.get("errors"), result.stdout.str()[-2000:]
-    results = [
-        json.loads(line)
-        for line in (catalogue / "reports" / "results.jsonl").read_text().splitlines()
-    ]
+    results = read_results(catalogue)
     tallies = _tally(results)
     categories = sorted({category for _, category in tallies} - {"all"}) + ["all"]
     lines = [

@@ -3,13 +3,12 @@ the environment, keys a provider echoes in its error bodies, and the api base's 
 
 from __future__ import annotations
 
-import json
 import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXPLAIN_SCENARIO, write_project
+from tests.conftest import EXPLAIN_SCENARIO, report_lines, write_project
 from tests.llm_server import FakeLLMServer
 
 
@@ -23,7 +22,7 @@ def _scenarios(count: int) -> dict[str, str]:
 
 
 def _results(folder: Path) -> list[dict]:
-    return [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
+    return report_lines(folder)
 
 
 def _status(body: dict) -> int | None:

@@ -3,7 +3,6 @@ and with the JSON text protocol, and models that misbehave (bounded failures).""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from pytest_llmbench.reporting.workspaces import read_workspace
 from tests.conftest import (
     EXPLAIN_SCENARIO,
     REPO,
+    json_report_results,
     model_row,
     read_leaderboard,
     read_results,
@@ -285,14 +285,7 @@ def test_catalogue_dialogs_run_end_to_end(
     pytester.runpytest("scenarios", *args).assert_outcomes(passed=2)
     results = {r["scenario"]: r for r in read_results(dialog_catalogue)}
     assert sorted(results) == ["MigrateTodoAngularJSToReact", "UpgradeReactTodo"]
-    report = json.loads((dialog_catalogue / "reports" / "report.json").read_text())
-    in_report = {
-        json.loads(value)["scenario"]: json.loads(value)  # the result as JSON text
-        for test in report["tests"]
-        for prop in test["user_properties"]
-        for key, value in prop.items()
-        if key == "llmbench"
-    }
+    in_report = {r["scenario"]: r for r in json_report_results(dialog_catalogue / "reports")}
     for name, item in results.items():
         attempt = item["attempts"][0]
         dialog = attempt["dialog"]

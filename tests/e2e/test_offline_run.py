@@ -9,7 +9,7 @@ import pytest
 
 from pytest_llmbench.metrics import eslint_ci
 from pytest_llmbench.schema.results import SCHEMA_VERSION
-from tests.conftest import model_row, read_leaderboard, read_results
+from tests.conftest import json_report_results, model_row, read_leaderboard, read_results
 
 OFFLINE = "--llm-model=llmbench/reference,llmbench/echo"
 
@@ -48,7 +48,7 @@ def test_offline_run_writes_leaderboard_where_reference_beats_echo(
     assert reference["pass_rate"] == 1.0
     assert echo["pass_rate"] < reference["pass_rate"]
     assert reference["metric_sources"] == {"checks": 4}
-    assert board["schema_version"] == SCHEMA_VERSION == 4 and board["created_utc"].endswith(
+    assert board["schema_version"] == SCHEMA_VERSION == 5 and board["created_utc"].endswith(
         "+00:00"
     )
     assert "plugin_version" in board and "git_commit" in board
@@ -111,8 +111,7 @@ def test_json_report_carries_item_results_and_leaderboard(
 ) -> None:
     pytester.runpytest(OFFLINE).assert_outcomes(passed=4)
     report = json.loads((project / "reports" / "report.json").read_text())
-    props = [p for t in report["tests"] for p in t.get("user_properties", [])]
-    results = [json.loads(p["llmbench"]) for p in props if "llmbench" in p]
+    results = json_report_results(project / "reports")
     assert len(results) == 4 and all(r["status"] == "scored" for r in results)
     assert report["llmbench"]["leaderboard"]["models"][0]["model"] == "llmbench/reference"
 

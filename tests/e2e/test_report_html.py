@@ -146,6 +146,7 @@ def test_report_opens_offline_with_charts_and_drill_down(pytester: pytest.Pytest
         if item["model"] == "llmbench/echo" and item["scenario"] == "AddGreeting":
             item.update(status="error", reason="provider error (made up)")
     (new / "results.jsonl").write_text("".join(json.dumps(i) + "\n" for i in lines))
+    shutil.copy(reports / "texts.jsonl", new)  # the texts its lines refer to
     with chromium() as browser:
         _check_page(browser, report)
         _check_items(browser, report)

@@ -1,5 +1,7 @@
 """results.jsonl read back: a committed file of schema version 2 (written by the code before
-the typed reader) through merge, compare and --llm-resume, and --llm-resume on odd lines."""
+the typed reader) through merge, compare and --llm-resume, --llm-resume on odd lines, and
+the long texts of a run stored once in texts.jsonl and referenced from results.jsonl,
+report.json and JUnit XML."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.reporting.reader import parse_result
+from pytest_llmbench.reporting.textstore import read_texts
 from pytest_llmbench.schema.results import SCHEMA_VERSION, ItemResult
-from tests.conftest import REPO, read_leaderboard, read_results
+from pytest_llmbench.schema.texts import REF, TEXT_MIN, referenced, text_id
+from tests.conftest import REPO, read_leaderboard, read_results, report_lines
 from tests.e2e.test_gates_and_merge import llmbench
 from tests.unit.test_results_reader import V1_LINE
 
@@ -48,7 +52,7 @@ def test_merge_reads_the_v2_fixture(tmp_path: Path) -> None:
         (m, c) for m in FIXTURE_MODELS for c in ("generation", "template")
     }
     # The items are written out as they were read: nothing lost, nothing changed.
-    merged = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    merged = report_lines(tmp_path / "out")
     assert _results(merged) == _results(_fixture_lines())
 
 
@@ -60,7 +64,7 @@ def test_merge_of_a_v1_and_a_v2_report_dir_counts_every_item(tmp_path: Path) -> 
     done = llmbench("merge", v1, v2, "-o", tmp_path / "out", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "merged 5 items from 2 report dirs (0 duplicates dropped)" in done.stdout
-    merged = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    merged = report_lines(tmp_path / "out")
     assert {r["schema_version"] for r in merged} == {SCHEMA_VERSION}  # v1 and v2 migrated
     board = json.loads((tmp_path / "out" / "leaderboard.json").read_text())["leaderboard"]
     assert sorted(r["model"] for r in board["models"]) == [
@@ -153,3 +157,100 @@ def test_resume_with_a_folder_for_results_is_one_error_before_any_call(
     ]
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
     assert list(results.iterdir()) == [] and not (project / "reports" / "leaderboard.json").exists()
+
+
+def _stored_ids(folder: Path) -> list[str]:
+    return [json.loads(line)["id"] for line in (folder / "texts.jsonl").read_text().splitlines()]
+
+
+def _json_report_results(folder: Path) -> dict[str, dict[str, object]]:
+    """The item results report.json carries, as it carries them (by node id)."""
+    report = json.loads((folder / "report.json").read_text())
+    return {
+        test["nodeid"]: json.loads(prop["llmbench"])
+        for test in report["tests"]
+        for prop in test.get("user_properties", [])
+        if "llmbench" in prop
+    }
+
+
+def test_long_texts_are_stored_once_and_every_reader_resolves_them(
+    pytester: pytest.Pytester, project: Path, tmp_path: Path
+) -> None:
+    """Two workers: each sends its whole result up; the controller writes references in
+    results.jsonl, report.json and JUnit XML, each text once; merge and resume read them."""
+    source = project / "datasets" / "javascript" / "Mini" / "src" / "app.js"
+    numbers = "".join(f"export const n{i} = {i};\n" for i in range(20))
+    source.write_text(source.read_text() + numbers)  # prompts long enough to be stored apart
+    run = pytester.runpytest(
+        "--llm-model=llmbench/reference,llmbench/echo", "-n", "2", "--junitxml=junit.xml"
+    )
+    run.assert_outcomes(passed=4)
+    reports = project / "reports"
+    ids = _stored_ids(reports)
+    assert len(ids) == len(set(ids)) > 0  # each distinct text once
+    plain = {r["nodeid"]: r for r in read_results(project)}
+    prompts = {str(r["prompt"]) for r in plain.values()}
+    assert all(len(p) >= TEXT_MIN for p in prompts)  # long enough to be stored apart
+    raw = (reports / "results.jsonl").read_text()
+    assert not any(p in raw for p in prompts)  # the prompts are in texts.jsonl only
+    lines = [json.loads(line) for line in raw.splitlines()]
+    assert all(
+        line["prompt"] == {REF: text_id(str(line_plain))}
+        for line, line_plain in zip(
+            lines, (plain[x["nodeid"]]["prompt"] for x in lines), strict=True
+        )
+    )
+    # report.json: the same references, no copies, resolving to what results.jsonl holds.
+    carried = _json_report_results(reports)
+    assert sorted(carried) == sorted(plain)
+    report_text = (reports / "report.json").read_text()
+    assert not any(p in report_text for p in prompts)
+    texts = read_texts(reports / "texts.jsonl").table
+    for nodeid, value in carried.items():
+        assert referenced(value) <= set(ids)
+        item = parse_result(value, texts)
+        assert item.attempts == parse_result(plain[nodeid]).attempts
+    junit = (project / "junit.xml").read_text()
+    assert REF in junit and not any(p in junit for p in prompts)
+    # merge of this dir with itself: the output has its own texts.jsonl, the same items.
+    done = llmbench("merge", reports, reports, "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert set(_stored_ids(tmp_path / "out")) == set(ids)
+    assert sorted(report_lines(tmp_path / "out"), key=lambda r: r["nodeid"]) == sorted(
+        plain.values(), key=lambda r: r["nodeid"]
+    )
+    compared = llmbench(
+        "compare", reports, tmp_path / "out", "--fail-on-regression=0", cwd=tmp_path
+    )
+    assert compared.returncode == 0 and compared.stderr == "", compared.stderr
+    rows = [line for line in compared.stdout.splitlines() if "| (all) |" in line]
+    assert len(rows) == 2 and all("| +0.000 |" in row for row in rows)
+    # --llm-resume takes every item over from the referenced lines and writes them again.
+    again = pytester.runpytest("--llm-model=llmbench/reference,llmbench/echo", "--llm-resume")
+    again.assert_outcomes(skipped=4)
+    assert "llmbench warning" not in again.stdout.str()
+    assert {r["nodeid"]: r for r in read_results(project)} == plain
+    assert set(_stored_ids(reports)) == set(ids)
+
+
+def test_merge_of_a_dir_with_a_damaged_text_store_warns_and_merges_the_rest(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    lost = "x" * TEXT_MIN
+    stored = {**V1_LINE, "schema_version": SCHEMA_VERSION, "scenario": "Lost",
+              "nodeid": "x.yaml::Lost", "prompt": {REF: text_id(lost)}}  # fmt: skip
+    (folder / "results.jsonl").write_text(json.dumps(V1_LINE) + "\n" + json.dumps(stored) + "\n")
+    (folder / "texts.jsonl").write_text('{"id": "' + text_id(lost) + '", "te\n')  # cut short
+    done = llmbench("merge", folder, "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        f"llmbench: warning: {folder / 'results.jsonl'}: skipped 1 line that is not a readable "
+        f"item result (line 2: refers to text {text_id(lost)} that texts.jsonl does not hold)",
+        f"llmbench: warning: {folder / 'texts.jsonl'}: damaged, texts left out (line 1: not "
+        "JSON (Unterminated string starting at))",
+    ]
+    assert "merged 1 items from 1 report dirs" in done.stdout

@@ -86,7 +86,7 @@ def test_a_v1_line_written_by_hand_is_migrated_to_the_current_version(tmp_path: 
     read = read_results(_write(tmp_path / "results.jsonl", [json.dumps(V1_LINE)]))
     assert read.skipped == []
     (item,) = read.items
-    assert item.schema_version == SCHEMA_VERSION == 4
+    assert item.schema_version == SCHEMA_VERSION == 5
     attempt = item.attempts[0]
     assert attempt.dialog is None
     assert attempt.calls[0].tool_calls == [] and attempt.calls[0].turn is None

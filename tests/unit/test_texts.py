@@ -7,7 +7,6 @@ import pytest
 from pytest_llmbench.schema.texts import (
     REF,
     TEXT_MIN,
-    UnknownText,
     externalize,
     referenced,
     resolve,
@@ -46,7 +45,7 @@ def test_data_shaped_like_a_reference_survives_the_round_trip() -> None:
 
 
 def test_unknown_reference_is_an_error() -> None:
-    with pytest.raises(UnknownText):
+    with pytest.raises(KeyError):
         resolve({"a": {REF: "0" * 24}}, {})
 
 
