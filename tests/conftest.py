@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from pytest_llmbench.functional import jvm_share
-from pytest_llmbench.reporting.reader import stored_to_plain
+from pytest_llmbench.reporting.reader import parse_result
 from pytest_llmbench.reporting.textstore import TEXTS, read_texts
 from tests.llm_server import FakeLLMServer
 
@@ -152,11 +152,11 @@ def read_leaderboard(root: Path) -> dict[str, Any]:
 
 
 def report_lines(folder: Path) -> list[dict[str, Any]]:
-    """Every line of a report dir's results.jsonl as plain JSON: the long texts it refers
-    to taken back from texts.jsonl (by the reader's own rule), nothing validated."""
+    """Every line of a report dir's results.jsonl as the result's whole JSON: read by the
+    reader's own rule (texts from texts.jsonl, criteria and defaults put back)."""
     texts = read_texts(folder / TEXTS).table
     lines = (folder / "results.jsonl").read_text().splitlines()
-    return [stored_to_plain(json.loads(line), texts) for line in lines]
+    return [parse_result(json.loads(line), texts).model_dump(mode="json") for line in lines]
 
 
 def read_results(root: Path) -> list[dict[str, Any]]:
@@ -164,11 +164,12 @@ def read_results(root: Path) -> list[dict[str, Any]]:
 
 
 def json_report_results(folder: Path) -> list[dict[str, Any]]:
-    """The item results a report dir's report.json carries, as plain JSON (texts resolved)."""
+    """The item results a report dir's report.json carries, as their whole JSON (read by the
+    reader's own rule)."""
     texts = read_texts(folder / TEXTS).table
     report = json.loads((folder / "report.json").read_text())
     return [
-        stored_to_plain(json.loads(prop["llmbench"]), texts)
+        parse_result(json.loads(prop["llmbench"]), texts).model_dump(mode="json")
         for test in report["tests"]
         for prop in test.get("user_properties", [])
         if "llmbench" in prop

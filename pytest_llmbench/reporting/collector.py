@@ -20,6 +20,7 @@ import pytest
 
 from ..redaction import redact_data
 from .item_report import calls_of, outcome_of, result_of, store_result
+from .textstore import json_line
 
 if TYPE_CHECKING:
     from ..schema.leaderboard import LeaderboardDocument
@@ -107,7 +108,7 @@ class ReportCollector:
         sent, stored = self.stored.get(nodeid, ("", ""))
         if value != sent:
             data = self._texts().stored(json.loads(value))
-            stored = json.dumps(data, ensure_ascii=False)
+            stored = json_line(data)
             self.stored[nodeid] = (value, stored)
         return stored
 

@@ -44,6 +44,7 @@ PROPERTIES = (*FIGURES, "quality", "tokens", "cost_usd", PROPERTY_KEY)
 def item_properties(result: ItemResult) -> list[tuple[str, object]]:
     """The item's figures as flat properties, then the whole result as JSON; redacted."""
     from ..judging.formulas import quality
+    from ..schema.stored import to_stored
 
     acc, compl = result.accuracy, result.completeness
     usage = (result.candidate_usage, result.judge_usage)
@@ -55,7 +56,7 @@ def item_properties(result: ItemResult) -> list[tuple[str, object]]:
     figures["tokens"] = sum(u.prompt_tokens + u.completion_tokens for u in usage)
     figures["cost_usd"] = sum(costs) if costs else None
     props = [(k, "" if v is None else v) for k, v in redact_data(figures).items()]
-    data = redact_data(result.model_dump(mode="json"))
+    data = redact_data(to_stored(result))
     return [*props, (PROPERTY_KEY, json.dumps(data, ensure_ascii=False))]
 
 
@@ -105,11 +106,10 @@ def result_of(report: pytest.TestReport) -> ItemResult | None:
     value = _property(report, PROPERTY_KEY)
     if value is None:
         return None
-    from ..schema.results import ItemResult
+    from .reader import parse_result
 
-    if isinstance(value, str):
-        return ItemResult.model_validate_json(value)
-    return ItemResult.model_validate(value) if isinstance(value, dict) else None
+    data = json.loads(value) if isinstance(value, str) else value
+    return parse_result(data) if isinstance(data, dict) else None
 
 
 def calls_of(report: pytest.TestReport) -> list[CallRecord]:

@@ -7,8 +7,9 @@ not a valid result, or of a version newer than this code knows is skipped and re
 (its number and why), never raised: a run killed mid-write leaves a cut-short last line,
 and one bad line should not cost the others.
 
-A line of version 5 or later is stored with its long texts as references to the report
-dir's texts.jsonl (textstore.py); `stored_to_plain` puts them back before validation. A
+A line of version 5 or later is in the stored form (schema/stored.py: defaults left out,
+criteria once per item, long texts as references to the report dir's texts.jsonl,
+textstore.py); `stored_to_plain` puts it back before validation. A
 line that refers to a text the store does not hold is skipped like any other bad line,
 and a damaged store is reported in one line of its own (`ResultsRead.notes`).
 
@@ -28,6 +29,7 @@ from pydantic import ValidationError
 
 from ..errors import FormatError, ResultError
 from ..schema.results import SCHEMA_VERSION, ItemResult
+from ..schema.stored import dicts_of, from_stored
 from ..schema.texts import resolve
 from .textstore import TEXTS, TextsRead, read_texts
 
@@ -39,9 +41,9 @@ Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
 def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     """2 added dialog results (AttemptResult.dialog) and tool calls on CallRecord."""
-    for attempt in _dicts(data.get("attempts")):
+    for attempt in dicts_of(data.get("attempts")):
         attempt.setdefault("dialog", None)
-        for call in _dicts(attempt.get("calls")):
+        for call in dicts_of(attempt.get("calls")):
             call.setdefault("tool_calls", [])
             call.setdefault("turn", None)
     return {**data, "schema_version": 2}
@@ -52,13 +54,13 @@ def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
     formula's figure), and added a hidden test's status, a run's tampered mark and
     evidence, and the item's tampered mark, whose defaults say what a version 2 line
     meant: no run was marked tampered, and a test's `passed` says how it went."""
-    for attempt in _dicts(data.get("attempts")):
+    for attempt in dicts_of(data.get("attempts")):
         dialog = attempt.get("dialog")
-        turns = _dicts(dialog.get("turns")) if isinstance(dialog, dict) else []
+        turns = dicts_of(dialog.get("turns")) if isinstance(dialog, dict) else []
         for holder in (attempt, *turns):
             for name in ("accuracy", "completeness"):
                 metric = holder.get(name)
-                for grade in _dicts(metric.get("grades") if isinstance(metric, dict) else None):
+                for grade in dicts_of(metric.get("grades") if isinstance(metric, dict) else None):
                     if "score" in grade:
                         grade["argmax"] = grade.pop("score")
     return {**data, "schema_version": 3}
@@ -81,9 +83,9 @@ MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4:
 
 
 def stored_to_plain(data: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
-    """A decoded line with its references replaced by the texts (id -> text) and the
-    escaped "$" keys restored; lines older than version 5 have neither and are returned
-    as they are. ResultError for a reference `texts` does not hold."""
+    """A decoded line with its references replaced by the texts (id -> text), the
+    escaped "$" keys restored and its criteria put back in its steps; lines older than
+    version 5 have none of these and are returned as they are. ResultError for a reference `texts` does not hold."""
     version = data.get("schema_version")
     if not isinstance(version, int) or version < STORED_FROM:
         return data
@@ -91,12 +93,7 @@ def stored_to_plain(data: dict[str, Any], texts: dict[str, str]) -> dict[str, An
         plain: dict[str, Any] = resolve(data, texts)
     except KeyError as exc:  # resolve's: a reference the table does not hold
         raise ResultError(f"refers to text {exc.args[0]} that {TEXTS} does not hold") from None
-    return plain
-
-
-def _dicts(value: object) -> list[dict[str, Any]]:
-    """The dicts of a list (a malformed one is left for validation to report)."""
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+    return from_stored(plain)
 
 
 def parse_result(data: object, texts: dict[str, str] | None = None) -> ItemResult:

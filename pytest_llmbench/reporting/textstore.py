@@ -1,9 +1,9 @@
 """texts.jsonl: each distinct long text of a report dir's results once, content-addressed.
 
 From schema version 5 on, a line of results.jsonl (and the item result in report.json's
-and JUnit XML's "llmbench" property) is stored with every string of `texts.TEXT_MIN`
-characters or more replaced by a reference `{"$text": ID}` (schema/texts.py does the
-swapping); texts.jsonl beside it holds one `{"id": ID, "text": TEXT}` line per distinct
+and JUnit XML's "llmbench" property) is stored with every string of `stored.TEXT_MIN`
+characters or more (but the item's names, `stored.INLINE`) replaced by a reference
+`{"$text": ID}` (schema/texts.py does the swapping); texts.jsonl beside it holds one `{"id": ID, "text": TEXT}` line per distinct
 text. A text is appended and flushed before the first line that refers to it, so a run
 killed at any point leaves no reference without its text; a text is written once per
 report dir however many items, attempts and calls repeat it.
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..schema.stored import INLINE, TEXT_MIN
 from ..schema.texts import externalize, text_id
 
 TEXTS = "texts.jsonl"
@@ -37,7 +38,7 @@ class TextStore:
     def stored(self, data: Any) -> Any:
         """`data` (JSON) as it is stored: long strings as references, their texts written."""
         table: dict[str, str] = {}
-        out = externalize(data, table)
+        out = externalize(data, table, minimum=TEXT_MIN, keep=INLINE)
         new = [key for key in table if key not in self._written]
         if self._handle is None:  # made anew even without a text: no stale store is left
             if self._made:
@@ -47,7 +48,7 @@ class TextStore:
             self._made = True
         if new:
             for key in new:
-                self._handle.write(_line({"id": key, "text": table[key]}) + "\n")
+                self._handle.write(json_line({"id": key, "text": table[key]}) + "\n")
             self._handle.flush()
             self._written.update(new)
         return out
@@ -58,14 +59,15 @@ class TextStore:
             self._handle = None
 
 
-def _line(entry: dict[str, str]) -> str:
-    """One line of UTF-8 JSON; a text with a lone surrogate (which UTF-8 cannot hold) is
-    written with JSON's escapes, read back as the same string."""
-    line = json.dumps(entry, ensure_ascii=False)
+def json_line(data: Any) -> str:
+    """One line of compact UTF-8 JSON, as every stored line is written; data with a lone
+    surrogate (which UTF-8 cannot hold) is written with JSON's escapes, read back as the
+    same string."""
+    line = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     try:
         line.encode("utf-8")
     except UnicodeEncodeError:
-        return json.dumps(entry)
+        return json.dumps(data, separators=(",", ":"))
     return line
 
 

@@ -32,9 +32,10 @@ from ..folders import own_folder
 from ..metrics.syntax import available_checkers
 from ..schema.leaderboard import Leaderboard, LeaderboardDocument, Machine
 from ..schema.results import SCHEMA_VERSION, ItemResult
+from ..schema.stored import to_stored
 from . import html, leaderboard, markdown, viewdata
 from .history import Registration, trend_data
-from .textstore import TEXTS, TextStore
+from .textstore import TEXTS, TextStore, json_line
 from .workspaces import save_workspaces
 
 RESULTS = "results.jsonl"
@@ -130,8 +131,8 @@ class ResultsFile:
         if self._handle is None:
             own_folder(self.folder)
             self._handle = self.path.open("w", encoding="utf-8")
-        line = self.texts.stored(result.model_dump(mode="json"))
-        self._handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+        line = self.texts.stored(to_stored(result))
+        self._handle.write(json_line(line) + "\n")
         self._handle.flush()
         # A dialog's final files go beside it, so a run and `llmbench merge` both keep them.
         save_workspaces(self.folder, result)

@@ -35,9 +35,10 @@ from .vocabulary import (
 #    leaderboard.json's pass_quality is named pass_threshold: "score" is the formula's.
 # 4: the prompt cache's input tokens (cache_read_tokens, cache_write_tokens) on CallRecord
 #    and Usage; 0 in older lines, which did not record them.
-# 5: the result is unchanged; its line is stored with every string of texts.TEXT_MIN
-#    characters or more as a reference {"$text": ID} to the report dir's texts.jsonl and
-#    dict keys starting with "$" escaped (schema/texts.py, reporting/textstore.py).
+# 5: the result is unchanged; its line is in the stored form (schema/stored.py: fields at
+#    their default left out, criteria once per item, every string of stored.TEXT_MIN
+#    characters or more a reference {"$text": ID} to the report dir's texts.jsonl and
+#    dict keys starting with "$" escaped: schema/texts.py, reporting/textstore.py).
 SCHEMA_VERSION = 5
 
 

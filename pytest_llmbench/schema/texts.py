@@ -25,9 +25,16 @@ def is_ref(value: object) -> bool:
     return isinstance(value, dict) and len(value) == 1 and isinstance(value.get(REF), str)
 
 
-def externalize(value: Any, table: dict[str, str], *, minimum: int = TEXT_MIN) -> Any:
+def externalize(
+    value: Any,
+    table: dict[str, str],
+    *,
+    minimum: int = TEXT_MIN,
+    keep: frozenset[str] = frozenset(),
+) -> Any:
     """`value` (JSON data) with every string of `minimum` characters or more replaced by
-    a reference; the texts are added to `table` (id -> text)."""
+    a reference, except a string that is the value of a key in `keep`; the texts are
+    added to `table` (id -> text)."""
     if isinstance(value, str):
         if len(value) < minimum:
             return value
@@ -36,11 +43,15 @@ def externalize(value: Any, table: dict[str, str], *, minimum: int = TEXT_MIN) -
         return {REF: key}
     if isinstance(value, dict):
         return {
-            ("$" + k if k.startswith("$") else k): externalize(v, table, minimum=minimum)
+            ("$" + k if k.startswith("$") else k): (
+                v
+                if k in keep and isinstance(v, str)
+                else externalize(v, table, minimum=minimum, keep=keep)
+            )
             for k, v in value.items()
         }
     if isinstance(value, list):
-        return [externalize(v, table, minimum=minimum) for v in value]
+        return [externalize(v, table, minimum=minimum, keep=keep) for v in value]
     return value
 
 

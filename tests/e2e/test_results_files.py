@@ -14,7 +14,8 @@ import pytest
 from pytest_llmbench.reporting.reader import parse_result
 from pytest_llmbench.reporting.textstore import read_texts
 from pytest_llmbench.schema.results import SCHEMA_VERSION, ItemResult
-from pytest_llmbench.schema.texts import REF, TEXT_MIN, referenced, text_id
+from pytest_llmbench.schema.stored import TEXT_MIN
+from pytest_llmbench.schema.texts import REF, referenced, text_id
 from tests.conftest import REPO, read_leaderboard, read_results, report_lines
 from tests.e2e.test_gates_and_merge import llmbench
 from tests.unit.test_results_reader import V1_LINE

@@ -16,7 +16,8 @@ from pytest_llmbench.reporting.textstore import TEXTS, TextStore, read_texts
 from pytest_llmbench.reporting.workspaces import save_workspaces
 from pytest_llmbench.reporting.writer import ResultsFile, write_results
 from pytest_llmbench.schema.results import DialogResult, ItemResult
-from pytest_llmbench.schema.texts import REF, TEXT_MIN, referenced, text_id
+from pytest_llmbench.schema.stored import TEXT_MIN
+from pytest_llmbench.schema.texts import REF, referenced, text_id
 from pytest_llmbench.schema.vocabulary import PROPERTY_KEY
 from tests.unit.test_results_reader import V1_LINE
 
