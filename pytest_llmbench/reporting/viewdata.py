@@ -1,9 +1,13 @@
 """The data the report viewer (static/viewer.js) shows, split so a page opens fast.
 
-A run becomes one summary (the leaderboard, the charts, one short row per item) and
-chunks of CHUNK items' full details, fetched or decoded only when the page needs them
-(an item opened, a text search). `report.html` embeds every part gzip-compressed and
-base64-encoded; `llmbench view` serves the same parts as gzip files. Both use `Bundle`.
+A run becomes one summary (the leaderboard, the charts, one short row per item), chunks
+of CHUNK items' full details, and a search index (viewsearch.py). Every string of
+TEXT_MIN characters or more in a detail (prompts, answers, reference answers, reports)
+is a reference into one table of texts (schema/texts.externalize): each distinct text is
+stored once per page, whichever runs and items share it, in text chunks of its own that
+are read only when an item shown or a search needs them. `report.html` embeds every
+file gzip-compressed and base64-encoded; `llmbench view` serves the same files as gzip.
+Both use `Bundle`.
 
 Items are ordered as the leaderboard ranks their models, then by category, scenario and
 dataset; an item's number `i` is its place in that order and names its chunk (i // CHUNK).
@@ -27,10 +31,14 @@ from ..formats.scenario import NO_DATASET, load_scenario
 from ..judging.formulas import FORMULAS, Terms
 from ..schema.leaderboard import Leaderboard, LeaderboardDocument
 from ..schema.results import ItemResult
-from . import charts
+from ..schema.texts import externalize, referenced, resolve
+from . import charts, viewsearch
 from .help import COLUMNS
 
 CHUNK = 200
+# Characters of texts per text chunk (a longer text fills one of its own): opening an
+# item decodes the few chunks holding its texts, not all of them.
+TEXT_CHUNK = 1 << 20
 INDEX = "index.json.gz"  # the summaries of the runs and their comparisons
 # One item's details as the page reads them (JSON of an ItemResult, plus its reference).
 Detail = dict[str, Any]
@@ -130,10 +138,13 @@ def checkers(items: Sequence[ItemResult]) -> dict[str, dict[str, int]]:
 
 @dataclass
 class RunData:
-    """One run's summary and detail chunks, as plain JSON-ready values."""
+    """One run's summary, detail chunks (long strings as references into `texts`), the
+    texts (id -> text) and the search index (word -> hex mask of chunks), JSON-ready."""
 
     summary: dict[str, Any]
     chunks: list[list[Detail]] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+    search: dict[str, str] = field(default_factory=dict)
 
 
 def run_data(
@@ -149,13 +160,15 @@ def run_data(
     board = document.leaderboard
     order = _order(board, items)
     rows = [_row(i, items[n], scores[n]) for i, n in enumerate(order)]
+    texts: dict[str, str] = {}
     details = [
-        _detail(
-            items[n],
-            refs.get((items[n].scenario, items[n].dataset or NO_DATASET)),
+        externalize(
+            _detail(items[n], refs.get((items[n].scenario, items[n].dataset or NO_DATASET))),
+            texts,
         )
         for n in order
     ]
+    chunks = [details[k : k + CHUNK] for k in range(0, len(details), CHUNK)]
     floors = {name: floor(name) for name in FORMULAS}
     summary = {
         "name": name,
@@ -173,10 +186,10 @@ def run_data(
         "charts": charts.report_charts(board, [items[n] for n in order], floors),
         "rows": rows,
         "chunk": CHUNK,
-        "chunks": (len(rows) + CHUNK - 1) // CHUNK,
+        "chunks": len(chunks),
         "history": history,
     }
-    return RunData(summary, [details[k : k + CHUNK] for k in range(0, len(details), CHUNK)])
+    return RunData(summary, chunks, texts, viewsearch.build(chunks, texts))
 
 
 def pack(value: Any) -> bytes:
@@ -198,17 +211,74 @@ class Bundle:
     comparisons: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def files(self) -> dict[str, bytes]:
-        """File name -> gzip bytes: `index.json.gz` and `run<R>-chunk<K>.json.gz`."""
+        """File name -> gzip bytes: `index.json.gz`; per run R `run<R>-chunk<K>.json.gz`
+        ({"items": details, "texts": {text id: text chunk}} for the ids they refer to) and
+        `run<R>-search.json.gz` ({"words": word -> hex mask}); `texts<T>.json.gz`
+        ({text id: text}) for the texts of all runs, each once."""
         index = {"runs": [r.summary for r in self.runs], "comparisons": self.comparisons}
         out = {INDEX: pack(index)}
+        tables, where = text_chunks(self.runs)
         for r, run in enumerate(self.runs):
             for k, chunk in enumerate(run.chunks):
-                out[chunk_name(r, k)] = pack(chunk)
+                used = sorted(referenced(chunk))
+                out[chunk_name(r, k)] = pack({"items": chunk, "texts": {t: where[t] for t in used}})
+            out[search_name(r)] = pack({"words": run.search})
+        for t, table in enumerate(tables):
+            out[text_name(t)] = pack(table)
         return out
+
+
+def text_chunks(runs: Sequence[RunData]) -> tuple[list[dict[str, str]], dict[str, int]]:
+    """Every run's texts once, in chunks of about TEXT_CHUNK characters, and the chunk of
+    each id. Texts are ordered by the detail chunk that first refers to them (an item's
+    texts sit in few chunks) and within it by dataset and scenario (texts alike side by
+    side, where gzip's 32 KB window finds their repeats)."""
+    keys: dict[str, tuple[int, str, str, int]] = {}
+    band = 0
+    for run in runs:
+        for chunk in run.chunks:
+            for n, item in enumerate(chunk):
+                key = (band, str(item.get("dataset") or ""), str(item.get("scenario")), n)
+                for text in referenced(item):
+                    keys.setdefault(text, key)
+            band += 1
+    table = {text: run.texts[text] for run in runs for text in run.texts}
+    tables: list[dict[str, str]] = []
+    where: dict[str, int] = {}
+    size = TEXT_CHUNK
+    for text in sorted(keys, key=lambda t: (keys[t], t)):
+        if size >= TEXT_CHUNK:
+            tables.append({})
+            size = 0
+        tables[-1][text] = table[text]
+        where[text] = len(tables) - 1
+        size += len(table[text])
+    return tables, where
 
 
 def chunk_name(run: int, chunk: int) -> str:
     return f"run{run}-chunk{chunk}.json.gz"
+
+
+def search_name(run: int) -> str:
+    return f"run{run}-search.json.gz"
+
+
+def text_name(chunk: int) -> str:
+    return f"texts{chunk}.json.gz"
+
+
+def resolved_details(files: dict[str, Any], run: int = 0) -> list[Detail]:
+    """A run's item details with their texts, from the decoded files (for tests and tools)."""
+    table = {
+        k: v for name, part in files.items() if name.startswith("texts") for k, v in part.items()
+    }
+    out: list[Detail] = []
+    k = 0
+    while (name := chunk_name(run, k)) in files:
+        out.extend(resolve(files[name]["items"], table))
+        k += 1
+    return out
 
 
 def embedded(files: dict[str, bytes]) -> dict[str, str]:

@@ -1,13 +1,13 @@
 // Every item of a run in one table, coloured by outcome and score, filtered by model,
 // category, dataset, status, score range and a text search over prompts, answers and
 // reasons. The filters are the URL's query, so a filtered list can be shared.
-import { allDetails } from "./data.js";
+import { chunkDetails, searchChunks } from "./data.js";
 import { el, breakable, num, usd, scoreColour, sortHeader, compareValues } from "./util.js";
 import { hashFor, replaceParams } from "./route.js";
 
 const PAGE = 200;
 const FILTERS = ["model", "category", "dataset", "status"];
-const searchText = new Map(); // run -> Promise<string[]>
+const searchText = new Map(); // "run/chunk" -> Promise<string[]>, one per item of the chunk
 
 function textOf(item) {
   const parts = [item.prompt, item.reason];
@@ -24,9 +24,19 @@ function textOf(item) {
   return parts.filter(Boolean).join("\n").toLowerCase();
 }
 
-function searchable(index, run) {
-  if (!searchText.has(run)) searchText.set(run, allDetails(index, run).then((items) => items.map(textOf)));
-  return searchText.get(run);
+// Item number -> searchable text, for the items of the chunks that can match `query`
+// (the others are absent: they cannot match).
+async function searchable(index, run, query) {
+  const size = index.runs[run].chunk;
+  const chunks = await searchChunks(index, run, query);
+  const parts = chunks.map((k) => {
+    const key = `${run}/${k}`;
+    if (!searchText.has(key)) searchText.set(key, chunkDetails(index, run, k).then((items) => items.map(textOf)));
+    return searchText.get(key);
+  });
+  const texts = new Map();
+  (await Promise.all(parts)).forEach((part, j) => part.forEach((text, n) => texts.set(chunks[j] * size + n, text)));
+  return texts;
 }
 
 function options(rows, key) {
@@ -43,12 +53,12 @@ async function filtered(index, run, p) {
   const lo = p.min === "" || p.min === undefined ? null : Number(p.min);
   const hi = p.max === "" || p.max === undefined ? null : Number(p.max);
   const query = (p.q || "").trim().toLowerCase();
-  const texts = query ? await searchable(index, run) : null;
+  const texts = query ? await searchable(index, run, query) : null;
   return rows.filter((r) =>
     FILTERS.every((k) => !p[k] || (r[k] ?? "–") === p[k]) &&
     (lo === null || (r.score !== null && r.score >= lo)) &&
     (hi === null || (r.score !== null && r.score <= hi)) &&
-    (!texts || texts[r.i].includes(query)));
+    (!texts || (texts.get(r.i) || "").includes(query)));
 }
 
 const COLUMNS = [["model", "Model"], ["category", "Category"], ["scenario", "Scenario"], ["dataset", "Dataset"],
