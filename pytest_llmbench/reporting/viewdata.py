@@ -31,14 +31,11 @@ from ..formats.scenario import NO_DATASET, load_scenario
 from ..judging.formulas import FORMULAS, Terms
 from ..schema.leaderboard import Leaderboard, LeaderboardDocument
 from ..schema.results import ItemResult
-from ..schema.texts import externalize, referenced, resolve
-from . import charts, viewsearch
+from ..schema.texts import resolve
+from . import charts, viewsearch, viewtexts
 from .help import COLUMNS
 
 CHUNK = 200
-# Characters of texts per text chunk (a longer text fills one of its own): opening an
-# item decodes the few chunks holding its texts, not all of them.
-TEXT_CHUNK = 1 << 20
 INDEX = "index.json.gz"  # the summaries of the runs and their comparisons
 # One item's details as the page reads them (JSON of an ItemResult, plus its reference).
 Detail = dict[str, Any]
@@ -138,12 +135,12 @@ def checkers(items: Sequence[ItemResult]) -> dict[str, dict[str, int]]:
 
 @dataclass
 class RunData:
-    """One run's summary, detail chunks (long strings as references into `texts`), the
-    texts (id -> text) and the search index (word -> hex mask of chunks), JSON-ready."""
+    """One run's summary, detail chunks (compact JSON, long strings as references into
+    `texts`), its texts and the search index (word -> hex mask of chunks)."""
 
     summary: dict[str, Any]
-    chunks: list[list[Detail]] = field(default_factory=list)
-    texts: dict[str, str] = field(default_factory=dict)
+    chunks: list[str] = field(default_factory=list)
+    texts: viewtexts.RunTexts = field(default_factory=viewtexts.RunTexts)
     search: dict[str, str] = field(default_factory=dict)
 
 
@@ -160,15 +157,11 @@ def run_data(
     board = document.leaderboard
     order = _order(board, items)
     rows = [_row(i, items[n], scores[n]) for i, n in enumerate(order)]
-    texts: dict[str, str] = {}
     details = [
-        externalize(
-            _detail(items[n], refs.get((items[n].scenario, items[n].dataset or NO_DATASET))),
-            texts,
-        )
+        _detail(items[n], refs.get((items[n].scenario, items[n].dataset or NO_DATASET)))
         for n in order
     ]
-    chunks = [details[k : k + CHUNK] for k in range(0, len(details), CHUNK)]
+    chunks, texts = viewtexts.split(details, CHUNK)
     floors = {name: floor(name) for name in FORMULAS}
     summary = {
         "name": name,
@@ -194,7 +187,10 @@ def run_data(
 
 def pack(value: Any) -> bytes:
     """gzip of the compact JSON (mtime 0, so the same data gives the same bytes)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _gzip(viewtexts.dump(value))
+
+
+def _gzip(text: str) -> bytes:
     return gzip.compress(text.encode(), compresslevel=6, mtime=0)
 
 
@@ -217,43 +213,15 @@ class Bundle:
         ({text id: text}) for the texts of all runs, each once."""
         index = {"runs": [r.summary for r in self.runs], "comparisons": self.comparisons}
         out = {INDEX: pack(index)}
-        tables, where = text_chunks(self.runs)
+        tables, where = viewtexts.layout([run.texts for run in self.runs])
         for r, run in enumerate(self.runs):
-            for k, chunk in enumerate(run.chunks):
-                used = sorted(referenced(chunk))
-                out[chunk_name(r, k)] = pack({"items": chunk, "texts": {t: where[t] for t in used}})
+            for k, (chunk, uses) in enumerate(zip(run.chunks, run.texts.uses, strict=True)):
+                names = viewtexts.dump({t: where[t] for t in uses})
+                out[chunk_name(r, k)] = _gzip(f'{{"items":{chunk},"texts":{names}}}')
             out[search_name(r)] = pack({"words": run.search})
         for t, table in enumerate(tables):
             out[text_name(t)] = pack(table)
         return out
-
-
-def text_chunks(runs: Sequence[RunData]) -> tuple[list[dict[str, str]], dict[str, int]]:
-    """Every run's texts once, in chunks of about TEXT_CHUNK characters, and the chunk of
-    each id. Texts are ordered by the detail chunk that first refers to them (an item's
-    texts sit in few chunks) and within it by dataset and scenario (texts alike side by
-    side, where gzip's 32 KB window finds their repeats)."""
-    keys: dict[str, tuple[int, str, str, int]] = {}
-    band = 0
-    for run in runs:
-        for chunk in run.chunks:
-            for n, item in enumerate(chunk):
-                key = (band, str(item.get("dataset") or ""), str(item.get("scenario")), n)
-                for text in referenced(item):
-                    keys.setdefault(text, key)
-            band += 1
-    table = {text: run.texts[text] for run in runs for text in run.texts}
-    tables: list[dict[str, str]] = []
-    where: dict[str, int] = {}
-    size = TEXT_CHUNK
-    for text in sorted(keys, key=lambda t: (keys[t], t)):
-        if size >= TEXT_CHUNK:
-            tables.append({})
-            size = 0
-        tables[-1][text] = table[text]
-        where[text] = len(tables) - 1
-        size += len(table[text])
-    return tables, where
 
 
 def chunk_name(run: int, chunk: int) -> str:

@@ -16,37 +16,36 @@ and only ASCII word characters are indexed, so both sides cut the same words.
 from __future__ import annotations
 
 import functools
-import json
 import operator
-import re
 from collections.abc import Sequence
-from typing import Any
 
-from ..schema.texts import referenced
+from .viewtexts import REF, RunTexts
 
-WORD = re.compile(r"[a-z0-9_]+")
-# A reference in compact JSON: only externalize writes the key "$text" (data's own
-# "$"-keys get one more "$"), and a string's quotes are escaped, so nothing else matches.
-_REF = re.compile(r'\{"\$text":"[^"]*"\}')
+WORD = "abcdefghijklmnopqrstuvwxyz0123456789_"  # as data.js's /[a-z0-9_]+/
+# UTF-8 bytes of lowercased text: word characters kept, every other byte a space.
+_CUT = bytes(c if chr(c) in WORD else 32 for c in range(256))
 
 
 def words(text: str) -> set[str]:
-    return set(WORD.findall(text.lower()))
+    """The maximal runs of word characters of the lowercased text."""
+    return {
+        w.decode() for w in text.lower().encode("utf-8", "surrogatepass").translate(_CUT).split()
+    }
 
 
-def build(chunks: Sequence[Sequence[Any]], table: dict[str, str]) -> dict[str, str]:
-    """word -> hex mask of the chunks whose items (strings and referenced texts) hold it."""
+def build(chunks: Sequence[str], texts: RunTexts) -> dict[str, str]:
+    """word -> hex mask of the chunks (compact JSON, as viewtexts.split writes them)
+    whose strings or referenced texts hold it."""
     masks: dict[str, int] = {}
     users: dict[str, int] = {}  # text id -> mask of the chunks referring to it
-    for k, chunk in enumerate(chunks):
+    for k, (chunk, uses) in enumerate(zip(chunks, texts.uses, strict=True)):
         bit = 1 << k
-        own = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"))
-        for word in words(_REF.sub(" ", own)):
+        for word in words(REF.sub(" ", chunk)):
             masks[word] = masks.get(word, 0) | bit
-        for key in referenced(list(chunk)):
+        for key in uses:
             users[key] = users.get(key, 0) | bit
     for key, mask in users.items():
-        for word in words(table[key]):
+        for word in words(texts.table[key]):
             masks[word] = masks.get(word, 0) | mask
     return {word: format(mask, "x") for word, mask in sorted(masks.items())}
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from pytest_llmbench.reporting import viewdata, viewsearch
+from pytest_llmbench.reporting import viewdata, viewsearch, viewtexts
 from pytest_llmbench.schema.results import DialogResult, ItemResult
 from pytest_llmbench.schema.texts import text_id
 from tests.unit.test_html import _parts, _with_answer
@@ -70,7 +70,7 @@ def test_each_long_text_is_stored_once_and_read_back_exactly() -> None:
 
 
 def test_texts_are_shared_by_runs_and_split_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(viewdata, "TEXT_CHUNK", len(PROMPT))
+    monkeypatch.setattr(viewtexts, "TEXT_CHUNK", len(PROMPT))
     other = _items()
     other[0].attempts[0].answer = "A different answer. " * 30
     files = viewdata.Bundle([_run(_items(), "base"), _run(other, "new")]).files()
