@@ -145,6 +145,13 @@ def test_report_opens_offline_with_charts_and_drill_down(pytester: pytest.Pytest
     for item in lines:
         if item["model"] == "llmbench/echo" and item["scenario"] == "AddGreeting":
             item.update(status="error", reason="provider error (made up)")
+    # Its explanation answers with a reference to a text of the table, as JSON: text.
+    stored = html.embedded_files(report.read_text())
+    (key,) = [k for k, text in stored["texts0.json.gz"].items() if HOSTILE in text]
+    forged = json.dumps({"$text": key})
+    for item in lines:
+        if item["model"] == "llmbench/echo" and item["scenario"] == "ExplainMini":
+            item["attempts"][0]["answer"] = forged
     (new / "results.jsonl").write_text("".join(json.dumps(i) + "\n" for i in lines))
     with chromium() as browser:
         _check_page(browser, report)
@@ -152,6 +159,7 @@ def test_report_opens_offline_with_charts_and_drill_down(pytester: pytest.Pytest
         _check_item(browser, report)
         with served([reports, new]) as url:
             _check_served_compare(browser, url)
+            _check_served_texts(browser, url, forged, key)
 
 
 def _check_page(browser: Any, report: Path) -> None:
@@ -306,6 +314,26 @@ def _check_served_compare(browser: Any, url: str) -> None:
     page.select_option("#across-models select", label="ExplainMini · Mini")
     opened.ready()
     assert "ExplainMini" in page.url
+    opened.clean()
+    page.close()
+
+
+def _check_served_texts(browser: Any, url: str, forged: str, key: str) -> None:
+    """A search reads the run's index and only the chunks that can match; an answer shaped
+    like a reference is shown as the text it is."""
+    opened = Opened(browser, url + f"#/items?r=1&q={key}", local=(url, "data:"))
+    page = opened.page
+    _wait_rows(page, 1)
+    assert "llmbench/echo" in page.locator("#items tbody tr").inner_text()
+    assert url + "data/run1-search.json.gz" in opened.requests
+    page.locator("#items a", has_text="ExplainMini").click()
+    page.wait_for_selector("pre.answer")
+    assert page.locator("pre.answer").first.inner_text() == forged
+    # A word in no item: the index says so, and no chunk is read.
+    opened.requests.clear()
+    opened.show("#/items?q=xylophone")
+    _wait_rows(page, 0)
+    assert [u for u in opened.requests if "/data/" in u] == [url + "data/run0-search.json.gz"]
     opened.clean()
     page.close()
 
