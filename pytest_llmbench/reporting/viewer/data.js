@@ -82,15 +82,14 @@ function resolve(value, table) {
   return value;
 }
 
-// `items` of a detail chunk with their texts, read from the text chunks that hold them.
-async function withTexts(chunk, items) {
-  const ids = referenced(items);
+// The texts of `ids` (id -> text), from the text chunks `chunk` names for them.
+async function textTable(chunk, ids) {
   const names = new Set([...ids].map((id) => `texts${chunk.texts[id]}.json.gz`));
   const table = new Map();
   for (const part of await Promise.all([...names].map(load))) {
     for (const [id, text] of Object.entries(part)) if (ids.has(id)) table.set(id, text);
   }
-  return items.map((item) => resolve(item, table));
+  return table;
 }
 
 function chunkName(run, k) {
@@ -100,7 +99,8 @@ function chunkName(run, k) {
 export async function detail(index, run, i) {
   const size = index.runs[run].chunk;
   const chunk = await load(chunkName(run, Math.floor(i / size)));
-  return (await withTexts(chunk, [chunk.items[i % size]]))[0];
+  const item = chunk.items[i % size];
+  return resolve(item, await textTable(chunk, referenced(item)));
 }
 
 // The detail chunks of a run a search for `query` (lowercased) can match: each word of
@@ -122,8 +122,25 @@ export async function searchChunks(index, run, query) {
   return out;
 }
 
-// One detail chunk's items with their texts (for the text search), numbered as the rows.
-export async function chunkDetails(index, run, k) {
+const lowered = new Map(); // text id -> the text lowercased, for the search
+
+// A detail chunk's items for the text search: per item, the strings of `parts(item)`
+// joined and lowercased, and the ids of the long texts among them (`loweredText`).
+export async function searchEntries(index, run, k, parts) {
   const chunk = await load(chunkName(run, k));
-  return withTexts(chunk, chunk.items);
+  const entries = chunk.items.map((item) => {
+    const values = parts(item);
+    return { text: values.filter((v) => typeof v === "string").join("\n").toLowerCase(), refs: values.filter(isRef).map((v) => v[REF]) };
+  });
+  const missing = new Set(entries.flatMap((e) => e.refs).filter((id) => !lowered.has(id)));
+  if (missing.size) {
+    for (const [id, text] of await textTable(chunk, missing)) lowered.set(id, text.toLowerCase());
+  }
+  return entries;
+}
+
+export function loweredText(id) {
+  const text = lowered.get(id);
+  if (text === undefined) throw new Error(`text ${id} is missing from the report`);
+  return text;
 }
