@@ -85,7 +85,7 @@ def _row(i: int, item: ItemResult, score: float | None) -> dict[str, Any]:
 
 def _detail(item: ItemResult, reference: str | None) -> Detail:
     """The item as JSON for the page: the page's data file is this boundary."""
-    detail: Detail = item.model_dump(mode="json")
+    detail: Detail = item.model_dump(mode="json", exclude={"attempts"})
     detail["attempts"] = [
         a.model_dump(mode="json", exclude=set(_DROPPED_ATTEMPT_FIELDS)) for a in item.attempts
     ]

@@ -40,7 +40,9 @@ def build(chunks: Sequence[str], texts: RunTexts) -> dict[str, str]:
     users: dict[str, int] = {}  # text id -> mask of the chunks referring to it
     for k, (chunk, uses) in enumerate(zip(chunks, texts.uses, strict=True)):
         bit = 1 << k
-        for word in words(REF.sub(" ", chunk)):
+        # Cut at the quotes (not a word character: the same words), each piece once.
+        own = " ".join(set(REF.sub(" ", chunk).split('"')))
+        for word in words(own):
             masks[word] = masks.get(word, 0) | bit
         for key in uses:
             users[key] = users.get(key, 0) | bit
