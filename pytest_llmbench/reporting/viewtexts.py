@@ -19,7 +19,7 @@ from ..schema.texts import externalize
 
 # Characters of texts per text chunk (a longer text fills one of its own): opening an
 # item decodes the few chunks holding its texts, not all of them.
-TEXT_CHUNK = 1 << 20
+TEXT_CHUNK = 1 << 18
 # A reference in compact JSON: only externalize writes the key "$text" (data's own
 # "$"-keys get one more "$"), and a string's quotes are escaped, so nothing else matches.
 REF = re.compile(r'\{"\$text":"([^"]*)"\}')
