@@ -21,7 +21,8 @@ import pytest
 
 from pytest_llmbench.cli import view
 from pytest_llmbench.reporting import html, leaderboard
-from pytest_llmbench.reporting.writer import envelope
+from pytest_llmbench.reporting.runs import load_run
+from pytest_llmbench.reporting.writer import envelope, write_results
 from tests.conftest import MINI_SCENARIO, write_project
 from tests.unit.test_leaderboard import _item
 
@@ -141,18 +142,21 @@ def test_report_opens_offline_with_charts_and_drill_down(pytester: pytest.Pytest
     # NEW: the echo model's greeting item now errors, its explanation item scores higher.
     new = pytester.path / "new"
     new.mkdir()
-    lines = [json.loads(line) for line in (reports / "results.jsonl").read_text().splitlines()]
-    for item in lines:
-        if item["model"] == "llmbench/echo" and item["scenario"] == "AddGreeting":
-            item.update(status="error", reason="provider error (made up)")
-    # Its explanation answers with a reference to a text of the table, as JSON: text.
     stored = html.embedded_files(report.read_text())
-    (key,) = [k for k, text in stored["texts0.json.gz"].items() if HOSTILE in text]
+    texts = {
+        k: t for name, part in stored.items() if name.startswith("texts") for k, t in part.items()
+    }
+    (key,) = [k for k, text in texts.items() if HOSTILE in text]  # stored once, in the table
+    # Its explanation answers with a reference to that text, as JSON, and its input
+    # complexity is a dict shaped like one: both are shown as the data they are.
     forged = json.dumps({"$text": key})
-    for item in lines:
-        if item["model"] == "llmbench/echo" and item["scenario"] == "ExplainMini":
-            item["attempts"][0]["answer"] = forged
-    (new / "results.jsonl").write_text("".join(json.dumps(i) + "\n" for i in lines))
+    items = load_run(reports).items
+    for item in items:
+        if item.model == "llmbench/echo" and item.scenario == "AddGreeting":
+            item.status, item.reason = "error", "provider error (made up)"
+        if item.model == "llmbench/echo" and item.scenario == "ExplainMini":
+            item.attempts[0].answer, item.complexity = forged, {"$text": key}
+    write_results(new, items)
     with chromium() as browser:
         _check_page(browser, report)
         _check_items(browser, report)
@@ -329,6 +333,7 @@ def _check_served_texts(browser: Any, url: str, forged: str, key: str) -> None:
     page.locator("#items a", has_text="ExplainMini").click()
     page.wait_for_selector("pre.answer")
     assert page.locator("pre.answer").first.inner_text() == forged
+    assert f"Input complexity: $text {key}" in page.locator(".item-view").inner_text()
     # A word in no item: the index says so, and no chunk is read.
     opened.requests.clear()
     opened.show("#/items?q=xylophone")
