@@ -92,7 +92,8 @@ def test_texts_are_shared_by_runs_and_split_in_chunks(monkeypatch: pytest.Monkey
 
 def _search_bundle() -> tuple[dict[str, str], int]:
     """Three chunks: the first two items answer with long texts naming a word each, the
-    third with a short answer; item 0's reason holds the word 'provider'."""
+    third with a short answer; item 0's reason holds the word 'provider', the third chunk's
+    item non-ASCII and control characters."""
     items = []
     for n in range(2 * viewdata.CHUNK + 1):
         answer = "short answer"
@@ -103,6 +104,8 @@ def _search_bundle() -> tuple[dict[str, str], int]:
         item = _with_answer(_item("m", "analysis", 3, 3, None, 1), answer)
         item.nodeid, item.scenario = f"s.yaml::t[{n}]", f"S{n:04}"
         item.reason = "provider error" if n == 0 else None
+        if n == 2 * viewdata.CHUNK:  # escaped in the chunk's JSON, cut the same way
+            item.reason = "Naïve\tquux\x01zork\n\u212aelvinx"  # Kelvin sign: lowercased "k"
         items.append(item)
     run = _run(items)
     return run.search, len(run.chunks)
@@ -120,6 +123,9 @@ def test_the_search_index_names_the_chunks_a_query_can_match() -> None:
     # Every word must be in the chunk: these two never are together.
     assert viewsearch.candidates(index, "pwned localstorage", chunks) == []
     assert viewsearch.candidates(index, "zebra", chunks) == []
+    assert viewsearch.candidates(index, "naïve quux", chunks) == [2]
+    assert viewsearch.candidates(index, "zork", chunks) == [2]
+    assert viewsearch.candidates(index, "KELVINX", chunks) == [2]
     # No word character: any chunk can hold it.
     assert viewsearch.candidates(index, "<>", chunks) == [0, 1, 2]
 
