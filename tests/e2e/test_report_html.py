@@ -164,6 +164,7 @@ def test_report_opens_offline_with_charts_and_drill_down(pytester: pytest.Pytest
         with served([reports, new]) as url:
             _check_served_compare(browser, url)
             _check_served_texts(browser, url, forged, key)
+        _check_forged_report(browser, new, forged, key)
 
 
 def _check_page(browser: Any, report: Path) -> None:
@@ -322,25 +323,41 @@ def _check_served_compare(browser: Any, url: str) -> None:
     page.close()
 
 
-def _check_served_texts(browser: Any, url: str, forged: str, key: str) -> None:
-    """A search reads the run's index and only the chunks that can match; an answer shaped
-    like a reference is shown as the text it is."""
-    opened = Opened(browser, url + f"#/items?r=1&q={key}", local=(url, "data:"))
+def _open_forged(opened: Opened, run: int, forged: str, key: str) -> None:
+    """NEW's echo item found by the id it names, its answer and complexity shown as data."""
     page = opened.page
+    opened.show(f"#/items?r={run}&q={key}")
     _wait_rows(page, 1)
     assert "llmbench/echo" in page.locator("#items tbody tr").inner_text()
-    assert url + "data/run1-search.json.gz" in opened.requests
     page.locator("#items a", has_text="ExplainMini").click()
     page.wait_for_selector("pre.answer")
     assert page.locator("pre.answer").first.inner_text() == forged
     assert f"Input complexity: $text {key}" in page.locator(".item-view").inner_text()
+
+
+def _check_served_texts(browser: Any, url: str, forged: str, key: str) -> None:
+    """A search reads the run's index and only the chunks that can match; an answer shaped
+    like a reference is shown as the text it is."""
+    opened = Opened(browser, url, local=(url, "data:"))
+    _open_forged(opened, 1, forged, key)
+    assert url + "data/run1-search.json.gz" in opened.requests
     # A word in no item: the index says so, and no chunk is read.
     opened.requests.clear()
     opened.show("#/items?q=xylophone")
-    _wait_rows(page, 0)
+    _wait_rows(opened.page, 0)
     assert [u for u in opened.requests if "/data/" in u] == [url + "data/run0-search.json.gz"]
     opened.clean()
-    page.close()
+    opened.page.close()
+
+
+def _check_forged_report(browser: Any, new: Path, forged: str, key: str) -> None:
+    """The same in NEW's report.html, every file embedded."""
+    report = new / "report.html"
+    report.write_text(html.page("NEW", view.bundle([new]).files()), encoding="utf-8")
+    opened = Opened(browser, report.as_uri())
+    _open_forged(opened, 0, forged, key)
+    opened.clean()
+    opened.page.close()
 
 
 def test_served_view_loads_details_on_demand_and_ranks_ties_equal(tmp_path: Path) -> None:
