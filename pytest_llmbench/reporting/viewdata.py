@@ -1,9 +1,13 @@
 """The data the report viewer (static/viewer.js) shows, split so a page opens fast.
 
-A run becomes one summary (the leaderboard, the charts, one short row per item) and
-chunks of CHUNK items' full details, fetched or decoded only when the page needs them
-(an item opened, a text search). `report.html` embeds every part gzip-compressed and
-base64-encoded; `llmbench view` serves the same parts as gzip files. Both use `Bundle`.
+A run becomes one summary (the leaderboard, the charts, one short row per item), chunks
+of CHUNK items' full details, and a search index (viewsearch.py). Every string of
+TEXT_MIN characters or more in a detail (prompts, answers, reference answers, reports)
+is a reference into one table of texts (schema/texts.externalize): each distinct text is
+stored once per page, whichever runs and items share it, in text chunks of its own that
+are read only when an item shown or a search needs them. `report.html` embeds every
+file gzip-compressed and base64-encoded; `llmbench view` serves the same files as gzip.
+Both use `Bundle`.
 
 Items are ordered as the leaderboard ranks their models, then by category, scenario and
 dataset; an item's number `i` is its place in that order and names its chunk (i // CHUNK).
@@ -27,7 +31,8 @@ from ..formats.scenario import NO_DATASET, load_scenario
 from ..judging.formulas import FORMULAS, Terms
 from ..schema.leaderboard import Leaderboard, LeaderboardDocument
 from ..schema.results import ItemResult
-from . import charts
+from ..schema.texts import resolve
+from . import charts, viewsearch, viewtexts
 from .help import COLUMNS
 
 CHUNK = 200
@@ -80,7 +85,7 @@ def _row(i: int, item: ItemResult, score: float | None) -> dict[str, Any]:
 
 def _detail(item: ItemResult, reference: str | None) -> Detail:
     """The item as JSON for the page: the page's data file is this boundary."""
-    detail: Detail = item.model_dump(mode="json")
+    detail: Detail = item.model_dump(mode="json", exclude={"attempts"})
     detail["attempts"] = [
         a.model_dump(mode="json", exclude=set(_DROPPED_ATTEMPT_FIELDS)) for a in item.attempts
     ]
@@ -130,10 +135,13 @@ def checkers(items: Sequence[ItemResult]) -> dict[str, dict[str, int]]:
 
 @dataclass
 class RunData:
-    """One run's summary and detail chunks, as plain JSON-ready values."""
+    """One run's summary, detail chunks (compact JSON, long strings as references into
+    `texts`), its texts and the search index (word -> hex mask of chunks)."""
 
     summary: dict[str, Any]
-    chunks: list[list[Detail]] = field(default_factory=list)
+    chunks: list[str] = field(default_factory=list)
+    texts: viewtexts.RunTexts = field(default_factory=viewtexts.RunTexts)
+    search: dict[str, str] = field(default_factory=dict)
 
 
 def run_data(
@@ -150,12 +158,10 @@ def run_data(
     order = _order(board, items)
     rows = [_row(i, items[n], scores[n]) for i, n in enumerate(order)]
     details = [
-        _detail(
-            items[n],
-            refs.get((items[n].scenario, items[n].dataset or NO_DATASET)),
-        )
+        _detail(items[n], refs.get((items[n].scenario, items[n].dataset or NO_DATASET)))
         for n in order
     ]
+    chunks, texts = viewtexts.split(details, CHUNK)
     floors = {name: floor(name) for name in FORMULAS}
     summary = {
         "name": name,
@@ -173,15 +179,18 @@ def run_data(
         "charts": charts.report_charts(board, [items[n] for n in order], floors),
         "rows": rows,
         "chunk": CHUNK,
-        "chunks": (len(rows) + CHUNK - 1) // CHUNK,
+        "chunks": len(chunks),
         "history": history,
     }
-    return RunData(summary, [details[k : k + CHUNK] for k in range(0, len(details), CHUNK)])
+    return RunData(summary, chunks, texts, viewsearch.build(chunks, texts))
 
 
 def pack(value: Any) -> bytes:
     """gzip of the compact JSON (mtime 0, so the same data gives the same bytes)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _gzip(viewtexts.dump(value))
+
+
+def _gzip(text: str) -> bytes:
     return gzip.compress(text.encode(), compresslevel=6, mtime=0)
 
 
@@ -198,17 +207,46 @@ class Bundle:
     comparisons: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def files(self) -> dict[str, bytes]:
-        """File name -> gzip bytes: `index.json.gz` and `run<R>-chunk<K>.json.gz`."""
+        """File name -> gzip bytes: `index.json.gz`; per run R `run<R>-chunk<K>.json.gz`
+        ({"items": details, "texts": {text id: text chunk}} for the ids they refer to) and
+        `run<R>-search.json.gz` ({"words": word -> hex mask}); `texts<T>.json.gz`
+        ({text id: text}) for the texts of all runs, each once."""
         index = {"runs": [r.summary for r in self.runs], "comparisons": self.comparisons}
         out = {INDEX: pack(index)}
+        tables, where = viewtexts.layout([run.texts for run in self.runs])
         for r, run in enumerate(self.runs):
-            for k, chunk in enumerate(run.chunks):
-                out[chunk_name(r, k)] = pack(chunk)
+            for k, (chunk, uses) in enumerate(zip(run.chunks, run.texts.uses, strict=True)):
+                names = viewtexts.dump({t: where[t] for t in uses})
+                out[chunk_name(r, k)] = _gzip(f'{{"items":{chunk},"texts":{names}}}')
+            out[search_name(r)] = pack({"words": run.search})
+        for t, table in enumerate(tables):
+            out[text_name(t)] = pack(table)
         return out
 
 
 def chunk_name(run: int, chunk: int) -> str:
     return f"run{run}-chunk{chunk}.json.gz"
+
+
+def search_name(run: int) -> str:
+    return f"run{run}-search.json.gz"
+
+
+def text_name(chunk: int) -> str:
+    return f"texts{chunk}.json.gz"
+
+
+def resolved_details(files: dict[str, Any], run: int = 0) -> list[Detail]:
+    """A run's item details with their texts, from the decoded files (for tests and tools)."""
+    table = {
+        k: v for name, part in files.items() if name.startswith("texts") for k, v in part.items()
+    }
+    out: list[Detail] = []
+    k = 0
+    while (name := chunk_name(run, k)) in files:
+        out.extend(resolve(files[name]["items"], table))
+        k += 1
+    return out
 
 
 def embedded(files: dict[str, bytes]) -> dict[str, str]:

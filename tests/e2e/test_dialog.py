@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pytest_llmbench.reporting import html
+from pytest_llmbench.reporting import html, viewdata
 from pytest_llmbench.reporting.workspaces import read_workspace
 from tests.conftest import (
     EXPLAIN_SCENARIO,
@@ -67,7 +67,7 @@ def test_offline_reference_plays_the_script_and_echo_scores_low(
     assert "greet('Ada')" in files["test/app.test.js"]
     assert files["src/app.js"] == dialog["files"]["src/app.js"]
     data = html.embedded_files((dialog_project / "reports" / "report.html").read_text())
-    shown = data["run0-chunk0.json.gz"]
+    shown = viewdata.resolved_details(data)
     dialogs = [a["dialog"] for i in shown for a in i["attempts"] if a.get("dialog")]
     assert len(dialogs) == 2 and "Test greet" in {t["title"] for d in dialogs for t in d["turns"]}
     # The conversation with its tool calls (the viewer shows them as `-> write_file(...)`).

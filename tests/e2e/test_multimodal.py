@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_llmbench.reporting import html
+from pytest_llmbench.reporting import html, viewdata
 from tests.conftest import REPO, read_leaderboard, read_results
 from tests.conftest import judged_args as _args
 from tests.llm_server import FakeLLMServer
@@ -69,7 +69,7 @@ def test_offline_run_records_the_images_by_name_and_scores_by_the_multimodal_for
     page = (multimodal / "reports/report.html").read_text()
     data = html.embedded_files(page)
     (run,) = data["index.json.gz"]["runs"]
-    shown = [i for chunk in data.values() if isinstance(chunk, list) for i in chunk]
+    shown = viewdata.resolved_details(data)
     assert {i["images"][0]["file"] for i in shown} == {"pricing_target.png"}
     assert shown[0]["images"][0]["media_type"] == "image/png"
     # The category table names the formula of each row.

@@ -21,7 +21,8 @@ import pytest
 
 from pytest_llmbench.cli import view
 from pytest_llmbench.reporting import html, leaderboard
-from pytest_llmbench.reporting.writer import envelope
+from pytest_llmbench.reporting.runs import load_run
+from pytest_llmbench.reporting.writer import envelope, write_results
 from tests.conftest import MINI_SCENARIO, write_project
 from tests.unit.test_leaderboard import _item
 
@@ -141,18 +142,29 @@ def test_report_opens_offline_with_charts_and_drill_down(pytester: pytest.Pytest
     # NEW: the echo model's greeting item now errors, its explanation item scores higher.
     new = pytester.path / "new"
     new.mkdir()
-    lines = [json.loads(line) for line in (reports / "results.jsonl").read_text().splitlines()]
-    for item in lines:
-        if item["model"] == "llmbench/echo" and item["scenario"] == "AddGreeting":
-            item.update(status="error", reason="provider error (made up)")
-    (new / "results.jsonl").write_text("".join(json.dumps(i) + "\n" for i in lines))
-    shutil.copy(reports / "texts.jsonl", new)  # the texts its lines refer to
+    stored = html.embedded_files(report.read_text())
+    texts = {
+        k: t for name, part in stored.items() if name.startswith("texts") for k, t in part.items()
+    }
+    (key,) = [k for k, text in texts.items() if HOSTILE in text]  # stored once, in the table
+    # Its explanation answers with a reference to that text, as JSON, and its input
+    # complexity is a dict shaped like one: both are shown as the data they are.
+    forged = json.dumps({"$text": key})
+    items = load_run(reports).items
+    for item in items:
+        if item.model == "llmbench/echo" and item.scenario == "AddGreeting":
+            item.status, item.reason = "error", "provider error (made up)"
+        if item.model == "llmbench/echo" and item.scenario == "ExplainMini":
+            item.attempts[0].answer, item.complexity = forged, {"$text": key}
+    write_results(new, items)
     with chromium() as browser:
         _check_page(browser, report)
         _check_items(browser, report)
         _check_item(browser, report)
         with served([reports, new]) as url:
             _check_served_compare(browser, url)
+            _check_served_texts(browser, url, forged, key)
+        _check_forged_report(browser, new, forged, key)
 
 
 def _check_page(browser: Any, report: Path) -> None:
@@ -309,6 +321,43 @@ def _check_served_compare(browser: Any, url: str) -> None:
     assert "ExplainMini" in page.url
     opened.clean()
     page.close()
+
+
+def _open_forged(opened: Opened, run: int, forged: str, key: str) -> None:
+    """NEW's echo item found by the id it names, its answer and complexity shown as data."""
+    page = opened.page
+    opened.show(f"#/items?r={run}&q={key}")
+    _wait_rows(page, 1)
+    assert "llmbench/echo" in page.locator("#items tbody tr").inner_text()
+    page.locator("#items a", has_text="ExplainMini").click()
+    page.wait_for_selector("pre.answer")
+    assert page.locator("pre.answer").first.inner_text() == forged
+    assert f"Input complexity: $text {key}" in page.locator(".item-view").inner_text()
+
+
+def _check_served_texts(browser: Any, url: str, forged: str, key: str) -> None:
+    """A search reads the run's index and only the chunks that can match; an answer shaped
+    like a reference is shown as the text it is."""
+    opened = Opened(browser, url, local=(url, "data:"))
+    _open_forged(opened, 1, forged, key)
+    assert url + "data/run1-search.json.gz" in opened.requests
+    # A word in no item: the index says so, and no chunk is read.
+    opened.requests.clear()
+    opened.show("#/items?q=xylophone")
+    _wait_rows(opened.page, 0)
+    assert [u for u in opened.requests if "/data/" in u] == [url + "data/run0-search.json.gz"]
+    opened.clean()
+    opened.page.close()
+
+
+def _check_forged_report(browser: Any, new: Path, forged: str, key: str) -> None:
+    """The same in NEW's report.html, every file embedded."""
+    report = new / "report.html"
+    report.write_text(html.page("NEW", view.bundle([new]).files()), encoding="utf-8")
+    opened = Opened(browser, report.as_uri())
+    _open_forged(opened, 0, forged, key)
+    opened.clean()
+    opened.page.close()
 
 
 def test_served_view_loads_details_on_demand_and_ranks_ties_equal(tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ def test_names_and_answers_are_embedded_as_data_never_as_markup() -> None:
     # The charts are the only markup the page inserts: every name in them is escaped.
     svg = "".join(str(v) for v in run["charts"].values())
     assert "<img" not in svg and "&lt;img src=x onerror=alert(1)&gt;" in svg
-    (detail,) = html.embedded_files(page)["run0-chunk0.json.gz"]
+    (detail,) = viewdata.resolved_details(html.embedded_files(page))
     assert detail["attempts"][0]["answer"] == "<script>x</script>"
 
 
@@ -115,8 +115,10 @@ def test_items_are_ordered_by_rank_and_split_in_chunks() -> None:
     run = viewdata.unpack(files["index.json.gz"])["runs"][0]
     assert [r["model"] for r in run["rows"][:2]] == ["high", "high"]
     assert run["rows"][-1]["model"] == "low" and run["chunks"] == 3
-    assert set(files) == {"index.json.gz", *(viewdata.chunk_name(0, k) for k in range(3))}
-    last = viewdata.unpack(files[viewdata.chunk_name(0, 2)])
+    chunks = {viewdata.chunk_name(0, k) for k in range(3)}
+    # No text long enough for the text table: no text chunk.
+    assert set(files) == {"index.json.gz", viewdata.search_name(0), *chunks}
+    last = viewdata.unpack(files[viewdata.chunk_name(0, 2)])["items"]
     assert len(last) == 2 * (viewdata.CHUNK + 5) - 2 * viewdata.CHUNK
     # The summary holds no answer: those come with the chunks.
     assert run["rows"][0]["attempts"] == 1 and all("answer" not in r for r in run["rows"])
@@ -185,6 +187,6 @@ def test_functional_figures_and_outcomes_reach_the_page_as_data() -> None:
     assert {r["model"]: r["functional"] for r in run["rows"]} == {"m": 0.5, "n": None}
     for key in ("functional_rate", "functional_pass_at_1", "functional_pass_after_feedback"):
         assert run["columns"][key]["help"], key
-    details = html.embedded_files(page)["run0-chunk0.json.gz"]
+    details = viewdata.resolved_details(html.embedded_files(page))
     (outcome,) = next(d for d in details if d["model"] == "m")["attempts"][0]["functional"]["tests"]
     assert outcome["name"] == "<img src=x onerror=alert(1)>"

@@ -1,15 +1,16 @@
 // Every item of a run in one table, coloured by outcome and score, filtered by model,
 // category, dataset, status, score range and a text search over prompts, answers and
 // reasons. The filters are the URL's query, so a filtered list can be shared.
-import { allDetails } from "./data.js";
+import { searchChunks, searchEntries, loweredText } from "./data.js";
 import { el, breakable, num, usd, scoreColour, sortHeader, compareValues } from "./util.js";
 import { hashFor, replaceParams } from "./route.js";
 
 const PAGE = 200;
 const FILTERS = ["model", "category", "dataset", "status"];
-const searchText = new Map(); // run -> Promise<string[]>
+const searchText = new Map(); // "run/chunk" -> Promise of data.searchEntries
 
-function textOf(item) {
+// What the search reads of an item: strings, or references to long texts (data.js).
+function searchParts(item) {
   const parts = [item.prompt, item.reason];
   for (const a of item.attempts || []) {
     parts.push(a.answer);
@@ -21,12 +22,29 @@ function textOf(item) {
     if (f) parts.push(f.error, ...(f.tamper_evidence || []), ...(f.tests || []).flatMap((t) => [t.name, t.message]));
     for (const m of ["accuracy", "completeness"]) parts.push(a[m] && a[m].unscored_reason);
   }
-  return parts.filter(Boolean).join("\n").toLowerCase();
+  return parts.filter(Boolean);
 }
 
-function searchable(index, run) {
-  if (!searchText.has(run)) searchText.set(run, allDetails(index, run).then((items) => items.map(textOf)));
-  return searchText.get(run);
+// The numbers of the items whose text holds `query`, read from the chunks the run's
+// index says can hold it; each long text is searched once, however many items share it.
+async function searchable(index, run, query) {
+  const size = index.runs[run].chunk;
+  const chunks = await searchChunks(index, run, query);
+  const parts = chunks.map((k) => {
+    const key = `${run}/${k}`;
+    if (!searchText.has(key)) searchText.set(key, searchEntries(index, run, k, searchParts));
+    return searchText.get(key);
+  });
+  const holds = new Map(); // text id -> whether it holds the query
+  const inText = (id) => {
+    if (!holds.has(id)) holds.set(id, loweredText(id).includes(query));
+    return holds.get(id);
+  };
+  const found = new Set();
+  (await Promise.all(parts)).forEach((entries, j) => entries.forEach((entry, n) => {
+    if (entry.text.includes(query) || entry.refs.some(inText)) found.add(chunks[j] * size + n);
+  }));
+  return found;
 }
 
 function options(rows, key) {
@@ -43,12 +61,12 @@ async function filtered(index, run, p) {
   const lo = p.min === "" || p.min === undefined ? null : Number(p.min);
   const hi = p.max === "" || p.max === undefined ? null : Number(p.max);
   const query = (p.q || "").trim().toLowerCase();
-  const texts = query ? await searchable(index, run) : null;
+  const found = query ? await searchable(index, run, query) : null;
   return rows.filter((r) =>
     FILTERS.every((k) => !p[k] || (r[k] ?? "–") === p[k]) &&
     (lo === null || (r.score !== null && r.score >= lo)) &&
     (hi === null || (r.score !== null && r.score <= hi)) &&
-    (!texts || texts[r.i].includes(query)));
+    (!found || found.has(r.i)));
 }
 
 const COLUMNS = [["model", "Model"], ["category", "Category"], ["scenario", "Scenario"], ["dataset", "Dataset"],
