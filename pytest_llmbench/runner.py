@@ -3,6 +3,7 @@ finishes, hand each item's fixture its own result, and close everything at the e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,7 @@ def engine_of(config: pytest.Config) -> Engine:
             run_id=winput.get("testrunuid"),
             shared_slots=Path(winput[SLOTS_INPUT]) if SLOTS_INPUT in winput else None,
             window=config.option.maxfail or None,  # -x, --maxfail: items in pytest's order
+            say=_say(config),
         )
     return config.stash[_ENGINE_KEY]
 
@@ -120,6 +122,15 @@ def start(session: pytest.Session) -> None:
         config.stash[_STOPPED_KEY] = session.shouldstop = f"llmbench: {exc}"
         return
     engine.start(jobs)
+
+
+def _say(config: pytest.Config) -> Callable[[str], None]:
+    """Where the engine's progress lines go (--llm-batch): the terminal of a process that
+    has one; an xdist worker's would be lost in its output, so they are dropped there."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or _workerinput(config) is not None:
+        return lambda line: None
+    return lambda line: reporter.write_line(line)
 
 
 def _within_estimate(session: pytest.Session, done: set[str]) -> bool:

@@ -90,6 +90,19 @@ class CallRecord(Schema):
         description="dialogs: the function calls of the reply, {id, name, arguments} as written",
     )
     turn: int | None = Field(default=None, description="dialogs: the turn (from 1) of the call")
+    # Added with --llm-batch (issue 28): defaults keep older lines valid; part of the
+    # SCHEMA_VERSION 5 bump done on another branch.
+    batch_id: str | None = Field(
+        default=None,
+        description="--llm-batch: the provider batch the call went through (latency_s is then "
+        "the wait for the batch, and no generation rate is measured); null: a direct call",
+    )
+    batch_priced: bool = Field(
+        default=False,
+        description="cost_usd is at litellm's batch rates (input/output_cost_per_token_batches); "
+        "false on a batched call: the table has no batch rate for the model (or --llm-price "
+        "set one price), so it is at the normal rate",
+    )
 
 
 class ToolEvent(Schema):

@@ -1,0 +1,243 @@
+"""--llm-batch: calls gathered into provider batches, submitted once, polled until done.
+
+A batchable call (models.base.BATCHABLE: single-shot items) of a model with a batch API
+(Model.batch_api) joins the open gathering of its model and role; the gathering closes
+once no call has joined for GATHER_QUIET_S (or GATHER_MAX_S after its first call), and
+its calls go out as one batch. Items start together, so their candidate calls, and then
+each judging stage's calls, arrive within a short spread: waiting a second more for
+stragglers costs nothing beside a batch's own wait (minutes to hours) and saves a batch.
+
+The batch is noted in the cache dir (execution/batch_table.py) before it is polled, so a
+run killed while it is pending finds it again (the same request key) and polls it
+instead of submitting it again. Polls back off from POLL_FIRST_S to POLL_MAX_S. A batch
+that fails, expires, is cancelled or cannot be read is one line, and its calls run
+directly (as do lines whose result is an error: the direct call has the retries and
+the response-format fallback). A model without a batch API is one line per run, and
+its calls run directly. Progress is a line per batch when its state changes, and at
+most every PROGRESS_EVERY_S while it stays the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ..errors import ModelError
+from ..models.base import BatchAPI, BatchState, LineResult, Model, ModelReply, ModelRequest
+from .batch_table import BatchTable
+
+Say = Callable[[str], None]
+
+
+GATHER_QUIET_S = 1.0
+GATHER_MAX_S = 10.0
+POLL_FIRST_S = 1.0
+POLL_MAX_S = 60.0
+PROGRESS_EVERY_S = 30.0
+
+
+@dataclass(frozen=True)
+class BatchTiming:
+    """The module's constants, replaceable by tests."""
+
+    gather_quiet_s: float = GATHER_QUIET_S
+    gather_max_s: float = GATHER_MAX_S
+    poll_first_s: float = POLL_FIRST_S
+    poll_max_s: float = POLL_MAX_S
+    progress_every_s: float = PROGRESS_EVERY_S
+    # Transient failures to read a batch's state in a row before it counts as unreadable.
+    poll_failures: int = 5
+
+
+# What a batch gave back: its id, its lines' results (None: the batch gave none), and
+# when this run started waiting for it.
+Outcome = tuple[str, dict[str, LineResult] | None, float]
+
+
+@dataclass
+class _Gathering:
+    model: str
+    role: str
+    api: BatchAPI
+    first: float
+    last: float
+    calls: dict[str, tuple[str, ModelRequest]] = field(default_factory=dict)  # custom_id ->
+    done: asyncio.Future[Outcome] | None = None
+
+
+class Batcher:
+    def __init__(
+        self,
+        table: BatchTable,
+        say: Say,
+        timing: BatchTiming = BatchTiming(),
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.table = table
+        self._say = say
+        self.timing = timing
+        self._clock = clock
+        self._apis: dict[str, BatchAPI | None] = {}
+        self._open: dict[tuple[str, str], _Gathering] = {}
+        self._polls: dict[str, asyncio.Future[dict[str, LineResult] | None]] = {}
+        self._refused: set[str] = set()  # models whose provider refused a batch this run
+
+    def close(self) -> None:
+        self.table.close()
+
+    def api(self, model: Model) -> BatchAPI | None:
+        """The model's batch API; None (said once per model and run) when it has none."""
+        if model.name not in self._apis:
+            try:
+                api = model.batch_api()
+            except Exception as exc:  # a plugin's model: no batch then
+                api, why = None, f"{type(exc).__name__}: {exc}"
+            else:
+                why = "its provider has no batch API here (models/litellm_batch.py)"
+            self._apis[model.name] = api
+            if api is None:
+                self._say(f"llmbench batch: {model.name}: {why}; its calls run directly")
+        return self._apis[model.name]
+
+    async def complete(
+        self, model: Model, request: ModelRequest, key: Callable[[], str]
+    ) -> ModelReply | None:
+        """The reply through a batch; None when the call is to run directly instead."""
+        api = self.api(model)
+        if api is None or model.name in self._refused:
+            return None
+        request_key = key()
+        found = self.table.pending(request_key, model.name)
+        if found is not None:  # submitted earlier (by a run that was stopped): wait for it
+            batch_id, custom_id = found
+            started = self._clock()
+            results = await asyncio.shield(self._poll(api, model.name, batch_id))
+        else:
+            custom_id = request_key
+            batch_id, results, started = await asyncio.shield(
+                self._join(api, model.name, request, request_key)
+            )
+        line = results.get(custom_id) if results is not None else None
+        if line is None or line.body is None:
+            return None
+        reply = api.reply(request, line.body, max(0.0, self._clock() - started))
+        return replace(reply, batch_id=batch_id)
+
+    def _join(
+        self, api: BatchAPI, model: str, request: ModelRequest, key: str
+    ) -> asyncio.Future[Outcome]:
+        now = self._clock()
+        gathering = self._open.get((model, request.role))
+        if gathering is None:
+            gathering = _Gathering(model, request.role, api, now, now)
+            gathering.done = asyncio.ensure_future(self._gathered(gathering))
+            self._open[(model, request.role)] = gathering
+        gathering.last = now
+        gathering.calls[key] = (key, request)  # an identical request shares its line
+        assert gathering.done is not None
+        return gathering.done
+
+    async def _gathered(self, gathering: _Gathering) -> Outcome:
+        t = self.timing
+        while True:
+            due = min(gathering.last + t.gather_quiet_s, gathering.first + t.gather_max_s)
+            wait = due - self._clock()
+            if wait <= 0:
+                break
+            await asyncio.sleep(wait)
+        del self._open[(gathering.model, gathering.role)]
+        return await self._submitted(gathering)
+
+    async def _submitted(self, gathering: _Gathering) -> Outcome:
+        model, api, calls = gathering.model, gathering.api, gathering.calls
+        started = self._clock()
+        try:
+            lines = [api.line(custom_id, request) for custom_id, (_, request) in calls.items()]
+            batch_id = await api.submit(lines)
+        except ModelError as exc:
+            if not exc.retryable:
+                self._refused.add(model)
+            self._say(
+                f"llmbench batch {model}: submitting {len(calls)} {gathering.role} call(s) "
+                f"failed ({exc}); they run directly"
+                + ("" if exc.retryable else ", and so do its later calls")
+            )
+            return "", None, started
+        self.table.add(batch_id, model, ((key, cid) for cid, (key, _) in calls.items()))
+        self._say(
+            f"llmbench batch {model}: {batch_id} submitted ({len(calls)} {gathering.role} "
+            "call(s)); waiting for the provider, which may take up to 24 h"
+        )
+        return batch_id, await self._poll(api, model, batch_id), started
+
+    def _poll(
+        self, api: BatchAPI, model: str, batch_id: str
+    ) -> asyncio.Future[dict[str, LineResult] | None]:
+        if batch_id not in self._polls:
+            self._polls[batch_id] = asyncio.ensure_future(self._polled(api, model, batch_id))
+        return self._polls[batch_id]
+
+    async def _polled(
+        self, api: BatchAPI, model: str, batch_id: str
+    ) -> dict[str, LineResult] | None:
+        state = await self._finished(api, model, batch_id)
+        if state is None:
+            return None
+        if state.status != "completed":
+            self.table.note(batch_id, state.status)
+            self._say(
+                f"llmbench batch {model}: {batch_id} ended {state.status}; its calls run directly"
+            )
+            return None
+        try:
+            results = await api.results(state)
+        except ModelError as exc:
+            self.table.note(batch_id, "unreadable")
+            self._say(
+                f"llmbench batch {model}: {batch_id}'s results cannot be read ({exc}); "
+                "its calls run directly"
+            )
+            return None
+        self.table.note(batch_id, state.status)
+        failed = sum(1 for r in results.values() if r.body is None)
+        if failed:
+            self._say(
+                f"llmbench batch {model}: {batch_id}: {failed} line(s) answered with an error; "
+                "those calls run directly"
+            )
+        return results
+
+    async def _finished(self, api: BatchAPI, model: str, batch_id: str) -> BatchState | None:
+        """The batch's state once it is final; None (said) when it cannot be read."""
+        t = self.timing
+        delay, failures, shown, shown_at = t.poll_first_s, 0, ("", -1), self._clock()
+        while True:
+            try:
+                state = await api.state(batch_id)
+            except ModelError as exc:
+                failures += 1
+                if exc.retryable and failures < t.poll_failures:
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, t.poll_max_s)
+                    continue
+                self.table.note(batch_id, "unreadable")
+                self._say(
+                    f"llmbench batch {model}: {batch_id} cannot be read ({exc}); "
+                    "its calls run directly"
+                )
+                return None
+            failures, now = 0, self._clock()
+            if state.status != shown[0] or (
+                state.done != shown[1] and now - shown_at >= t.progress_every_s
+            ):
+                self._say(
+                    f"llmbench batch {model}: {batch_id} {state.done}/{state.total} {state.status}"
+                )
+                shown, shown_at = (state.status, state.done), now
+            if state.finished:
+                return state
+            self.table.note(batch_id, state.status)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, t.poll_max_s)

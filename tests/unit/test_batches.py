@@ -1,0 +1,152 @@
+"""--llm-batch's call layer (execution/batches.py) with a fake batch API: calls gathered per
+model and role, one submission each, a pending batch found again by a later run (the
+resume table) instead of submitted again, and what a failed batch or a model without a
+batch API becomes (one line, direct calls)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from pytest_llmbench.execution.batch_table import BatchTable
+from pytest_llmbench.execution.batches import Batcher, BatchTiming
+from pytest_llmbench.models.base import (
+    BatchAPI,
+    BatchState,
+    LineResult,
+    Model,
+    ModelReply,
+    ModelRequest,
+)
+
+FAST = BatchTiming(gather_quiet_s=0.05, gather_max_s=1.0, poll_first_s=0.01, poll_max_s=0.02)
+
+
+class FakeBatches(BatchAPI):
+    """Batches that stay in progress for `polls` reads, then end in `end`; each line's
+    reply names its request's last message."""
+
+    provider = "fake"
+
+    def __init__(self, polls: int = 1, end: str = "completed") -> None:
+        self.polls, self.end = polls, end
+        self.submitted: list[list[dict[str, Any]]] = []
+        self.reads: dict[str, int] = {}
+
+    def line(self, custom_id: str, request: ModelRequest) -> dict[str, Any]:
+        return {"custom_id": custom_id, "text": request.messages[-1]["content"]}
+
+    async def submit(self, lines: list[dict[str, Any]]) -> str:
+        self.submitted.append(lines)
+        return f"b{len(self.submitted)}"
+
+    async def state(self, batch_id: str) -> BatchState:
+        self.reads[batch_id] = self.reads.get(batch_id, 0) + 1
+        status = self.end if self.reads[batch_id] > self.polls else "in_progress"
+        return BatchState(batch_id, status, output_file="out" if status == "completed" else None)
+
+    async def results(self, state: BatchState) -> dict[str, LineResult]:
+        lines = self.submitted[int(state.id[1:]) - 1]
+        return {x["custom_id"]: LineResult(body={"text": "re: " + x["text"]}) for x in lines}
+
+    def reply(self, request: ModelRequest, body: dict[str, Any], waited_s: float) -> ModelReply:
+        return ModelReply("fake", str(body["text"]), waited_s, 1, 1, batch_priced=True)
+
+
+class FakeModel(Model):
+    def __init__(self, api: BatchAPI | None, name: str = "fake") -> None:
+        self.name, self.api = name, api
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        raise AssertionError("a batched call never calls the model directly")
+
+    def batch_api(self) -> BatchAPI | None:
+        return self.api
+
+
+def _request(text: str, role: str = "candidate") -> ModelRequest:
+    return ModelRequest(messages=({"role": "user", "content": text},), role=role)  # type: ignore[arg-type]
+
+
+def _batcher(folder: Path, said: list[str]) -> Batcher:
+    return Batcher(BatchTable(folder), said.append, FAST)
+
+
+async def _ask(batcher: Batcher, model: Model, texts: list[str], role: str = "candidate") -> list:
+    return list(
+        await asyncio.gather(
+            *(batcher.complete(model, _request(t, role), lambda t=t: f"key-{t}") for t in texts)
+        )
+    )
+
+
+def test_calls_of_one_model_and_role_go_out_as_one_batch(tmp_path: Path) -> None:
+    api, said = FakeBatches(), []
+    batcher = _batcher(tmp_path, said)
+    model = FakeModel(api)
+
+    async def run() -> tuple[list, list]:
+        return await asyncio.gather(
+            _ask(batcher, model, ["a", "b", "c"]), _ask(batcher, model, ["x"], "evaluator")
+        )
+
+    candidates, evaluators = asyncio.run(run())
+    batcher.close()
+    assert sorted(len(lines) for lines in api.submitted) == [1, 3]
+    assert [r.text for r in candidates] == ["re: a", "re: b", "re: c"]
+    assert evaluators[0].text == "re: x"
+    assert {r.batch_id for r in candidates} | {evaluators[0].batch_id} == {"b1", "b2"}
+    assert all(r.batch_priced for r in candidates)
+    assert any("submitted (3 candidate call(s))" in line for line in said)
+    assert any(line.endswith("completed") for line in said)
+
+
+def test_a_pending_batch_is_found_again_and_polled_not_submitted_again(tmp_path: Path) -> None:
+    # The first run is stopped while its batch is pending (never settled in the table).
+    first = FakeBatches(polls=10**6)
+    batcher = _batcher(tmp_path, [])
+
+    async def stopped() -> None:
+        asking = asyncio.ensure_future(_ask(batcher, FakeModel(first), ["a", "b"]))
+        while not first.reads:
+            await asyncio.sleep(0.01)
+        asking.cancel()
+
+    asyncio.run(stopped())
+    batcher.close()
+    assert len(first.submitted) == 1
+
+    # The next run with the same cache dir: the same requests wait for that batch.
+    again, said = FakeBatches(polls=1), []
+    again.submitted = list(first.submitted)  # the provider still holds batch b1
+    later = _batcher(tmp_path, said)
+    replies = asyncio.run(_ask(later, FakeModel(again), ["a", "b"]))
+    assert len(again.submitted) == 1  # nothing new submitted
+    assert [r.text for r in replies] == ["re: a", "re: b"]
+    assert {r.batch_id for r in replies} == {"b1"}
+    assert later.table.state("b1") == "completed"
+    # Settled: its calls no longer point at it, so a new request is gathered anew.
+    assert later.table.pending("key-a", "fake") is None
+    later.close()
+
+
+def test_a_failed_batch_is_one_line_and_its_calls_run_directly(tmp_path: Path) -> None:
+    api, said = FakeBatches(end="expired"), []
+    batcher = _batcher(tmp_path, said)
+    replies = asyncio.run(_ask(batcher, FakeModel(api), ["a", "b"]))
+    batcher.close()
+    assert replies == [None, None]  # None: the caller calls the model directly
+    ended = [line for line in said if "ended expired" in line]
+    assert ended == ["llmbench batch fake: b1 ended expired; its calls run directly"]
+    assert BatchTable(tmp_path).pending("key-a", "fake") is None
+
+
+def test_a_model_without_a_batch_api_is_said_once_and_called_directly(tmp_path: Path) -> None:
+    said: list[str] = []
+    batcher = _batcher(tmp_path, said)
+    replies = asyncio.run(_ask(batcher, FakeModel(None, "llmbench/echo"), ["a", "b", "c"]))
+    batcher.close()
+    assert replies == [None, None, None]
+    assert len(said) == 1 and said[0].startswith("llmbench batch: llmbench/echo: ")
+    assert said[0].endswith("its calls run directly")
