@@ -95,7 +95,11 @@ class Batcher:
             except Exception as exc:  # a plugin's model: no batch then
                 api, why = None, f"{type(exc).__name__}: {exc}"
             else:
-                why = "its provider has no batch API here (models/litellm_batch.py)"
+                why = (
+                    "an offline model has no batch API"
+                    if model.offline
+                    else "its provider has no batch API that litellm can submit to"
+                )
             self._apis[model.name] = api
             if api is None:
                 self._say(f"llmbench batch: {model.name}: {why}; its calls run directly")
@@ -122,7 +126,11 @@ class Batcher:
         line = results.get(custom_id) if results is not None else None
         if line is None or line.body is None:
             return None
-        reply = api.reply(request, line.body, max(0.0, self._clock() - started))
+        try:
+            reply = api.reply(request, line.body, max(0.0, self._clock() - started))
+        except ModelError as exc:  # a line that is no usable reply: as a line's error
+            self._say(f"llmbench batch {model.name}: {batch_id}: {exc}; the call runs directly")
+            return None
         return replace(reply, batch_id=batch_id)
 
     def _join(

@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from pytest_llmbench.errors import ModelError
 from pytest_llmbench.execution.batch_table import BatchTable
 from pytest_llmbench.execution.batches import Batcher, BatchTiming
 from pytest_llmbench.models.base import (
@@ -150,3 +151,21 @@ def test_a_model_without_a_batch_api_is_said_once_and_called_directly(tmp_path: 
     assert replies == [None, None, None]
     assert len(said) == 1 and said[0].startswith("llmbench batch: llmbench/echo: ")
     assert said[0].endswith("its calls run directly")
+
+
+def test_a_line_that_is_no_reply_runs_directly_and_the_others_are_kept(tmp_path: Path) -> None:
+    class Hostile(FakeBatches):
+        def reply(self, request: ModelRequest, body: dict[str, Any], waited_s: float) -> ModelReply:
+            if "evil" in body["text"]:
+                raise ModelError("fake (candidate): batch line is not a chat completion")
+            return super().reply(request, body, waited_s)
+
+    said: list[str] = []
+    batcher = _batcher(tmp_path, said)
+    replies = asyncio.run(_ask(batcher, FakeModel(Hostile()), ["good", "evil"]))
+    batcher.close()
+    assert replies[0] is not None and replies[0].text == "re: good" and replies[1] is None
+    assert said[-1] == (
+        "llmbench batch fake: b1: fake (candidate): batch line is not a chat completion; "
+        "the call runs directly"
+    )

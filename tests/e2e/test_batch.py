@@ -1,0 +1,159 @@
+"""--llm-batch (issue 28, point 2) through litellm against the local test server's files
+and batches endpoints (tests/llm_batches.py): the same scores as direct calls, no chat
+call for the batched roles, the batch price on every record, and a run killed with
+SIGKILL while its batch is pending that the next run resumes without submitting it
+again. An offline model with --llm-batch says so once and runs as today."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_llmbench.models.litellm_model import litellm_module
+from tests.conftest import read_leaderboard, read_results
+from tests.llm_server import FakeLLMServer
+
+MODEL = "openai/gpt-4o-mini"  # litellm's table has batch rates for both
+JUDGE = "openai/gpt-4.1-mini"
+# The rate term needs a generation time, which a batch does not give: compared under a
+# formula without it.
+FORMULA = "--llm-score-formula=sum8"
+
+
+def _args(server: FakeLLMServer, *extra: str) -> list[str]:
+    return [
+        f"--llm-model={MODEL}",
+        f"--llm-judge={JUDGE}",
+        f"--llm-api-base={server.base_url}",
+        "--llm-attempts=1",
+        FORMULA,
+        "-p",
+        "no:randomly",
+        *extra,
+    ]
+
+
+def _rows(root: Path) -> list[dict[str, Any]]:
+    """The leaderboard's rows without the figures a batch cannot share with direct calls
+    (the generation rate, cost, latency and usage)."""
+    rows = read_leaderboard(root)["leaderboard"]["models"]
+    kept = (
+        "model", "items", "scored", "unscored", "errors", "score", "accuracy", "completeness",
+        "pass_rate", "judge_agreement", "metric_sources", "grade_methods", "candidate_tokens",
+        "judge_tokens",
+    )  # fmt: skip
+    assert all(row["score"] is not None for row in rows)
+    return [{k: row[k] for k in kept} for row in rows]
+
+
+def _scores(root: Path) -> dict[str, tuple[Any, Any]]:
+    return {i["scenario"]: (i["accuracy"], i["completeness"]) for i in read_results(root)}
+
+
+def test_a_batch_run_scores_as_a_direct_run_at_the_batch_price(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    direct = pytester.runpytest(*_args(llm_server, "--llm-cache=off"))
+    assert direct.ret == 0, direct.stdout.str()
+    expected_rows, expected_scores = _rows(project), _scores(project)
+    direct_requests = len(llm_server.requests)
+    assert not llm_server.batches.created
+
+    chat_calls = dict(llm_server.calls)
+    result = pytester.runpytest(*_args(llm_server, "--llm-cache=off", "--llm-batch"))
+    assert result.ret == 0, result.stdout.str()
+    assert _rows(project) == expected_rows
+    assert _scores(project) == expected_scores
+
+    # The server: batches, one per model and stage, and no chat call of the batched run.
+    assert llm_server.calls == chat_calls
+    batched = llm_server.requests[direct_requests:]
+    assert batched and all("_batch" in r for r in batched)
+    assert sorted({r["_role"] for r in batched}) == ["candidate", "evaluator", "grader"]
+    assert len(llm_server.batches.created) == 3  # the two items' calls share each stage
+    result.stdout.fnmatch_lines(
+        ["llmbench batch openai/gpt-4o-mini: batch_1 submitted (2 candidate call(s))*"]
+    )
+    assert any("/2 completed" in line for line in result.outlines)
+
+    # Every record: through a batch, at litellm's batch rates.
+    module = litellm_module()
+    for item in read_results(project):
+        for call in item["attempts"][0]["calls"]:
+            assert call["batch_id"] in llm_server.batches.created and call["batch_priced"]
+            info = module.get_model_info(call["model"])
+            expected = (
+                call["prompt_tokens"] * info["input_cost_per_token_batches"]
+                + call["completion_tokens"] * info["output_cost_per_token_batches"]
+            )
+            assert call["cost_usd"] == pytest.approx(expected)
+        assert item["generation_rate"] is None  # a batch's wait is no generation time
+
+
+def test_a_run_killed_while_its_batch_is_pending_resumes_it(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    args = _args(llm_server, "--llm-batch", "-k", "Explain")
+    direct = pytester.runpytest(*_args(llm_server, "--llm-cache=off", "-k", "Explain"))
+    assert direct.ret == 0, direct.stdout.str()
+    expected = _scores(project)
+
+    llm_server.batches.hold = True
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.Popen(
+        [sys.executable, "-m", "pytest", *args],
+        cwd=project,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        # The run notes its batch before its first poll: killed once the server saw one.
+        deadline = time.monotonic() + 120
+        while not (llm_server.batches.created and llm_server.batches.polled("batch_1")):
+            assert run.poll() is None and time.monotonic() < deadline, "no batch was polled"
+            time.sleep(0.05)
+        run.send_signal(signal.SIGKILL)
+        run.wait(30)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    assert llm_server.batches.created == ["batch_1"]
+    candidates = [r for r in llm_server.requests if r["_role"] == "candidate"]
+
+    llm_server.batches.hold = False
+    result = pytester.runpytest(*args)
+    assert result.ret == 0, result.stdout.str()
+    assert _scores(project) == expected
+    # The candidate's batch was not submitted again: the judging stages made their own.
+    created = llm_server.batches.created
+    assert created[0] == "batch_1" and len(created) == 3
+    (item,) = read_results(project)
+    calls = item["attempts"][0]["calls"]
+    assert [c["batch_id"] for c in calls if c["role"] == "candidate"] == ["batch_1"]
+    answered = [r for r in llm_server.requests if r["_role"] == "candidate"]
+    assert len(answered) == len(candidates) + 1 and answered[-1]["_batch"] == "batch_1"
+
+
+def test_an_offline_model_with_batch_says_so_once_and_runs_as_today(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    result = pytester.runpytest("--llm-model=llmbench/echo", "--llm-batch")
+    plain = [x for x in result.outlines if x.startswith("llmbench batch")]
+    assert plain == [
+        "llmbench batch: llmbench/echo: an offline model has no batch API; its calls run directly"
+    ]
+    assert {i["model"] for i in read_results(project)} == {"llmbench/echo"}
+    assert all(
+        c.get("batch_id") is None
+        for i in read_results(project)
+        for a in i["attempts"]
+        for c in a["calls"]
+    )
