@@ -74,15 +74,18 @@ class Batcher:
         say: Say,
         timing: BatchTiming = BatchTiming(),
         clock: Callable[[], float] = time.monotonic,
+        configured: frozenset[str] = frozenset(),
     ) -> None:
         self.table = table
         self._say = say
+        self._configured = configured  # models with a --llm-price: it wins over batch rates
         self.timing = timing
         self._clock = clock
         self._apis: dict[str, BatchAPI | None] = {}
         self._open: dict[tuple[str, str], _Gathering] = {}
         self._polls: dict[str, asyncio.Future[dict[str, LineResult] | None]] = {}
         self._refused: set[str] = set()  # models whose provider refused a batch this run
+        self._dialogs: set[str] = set()  # models whose dialog calls were said to run directly
 
     def close(self) -> None:
         self.table.close()
@@ -104,6 +107,14 @@ class Batcher:
             if api is None:
                 self._say(f"llmbench batch: {model.name}: {why}; its calls run directly")
         return self._apis[model.name]
+
+    def in_dialog(self, model: str) -> None:
+        """A dialog's call: direct, said once per model and run."""
+        if model not in self._dialogs:
+            self._dialogs.add(model)
+            self._say(
+                f"llmbench batch: {model}: dialog items call directly (each turn answers the last)"
+            )
 
     async def complete(
         self, model: Model, request: ModelRequest, key: Callable[[], str]
@@ -176,9 +187,13 @@ class Batcher:
         self.table.add(batch_id, model, ((key, cid) for cid, (key, _) in calls.items()))
         self._say(
             f"llmbench batch {model}: {batch_id} submitted ({len(calls)} {gathering.role} "
-            "call(s)); waiting for the provider, which may take up to 24 h"
+            f"call(s), priced {self._basis(model, api)}); waiting for the provider, which may "
+            "take up to 24 h"
         )
         return batch_id, await self._poll(api, model, batch_id), started
+
+    def _basis(self, model: str, api: BatchAPI) -> str:
+        return "at its --llm-price" if model in self._configured else api.price_basis()
 
     def _poll(
         self, api: BatchAPI, model: str, batch_id: str

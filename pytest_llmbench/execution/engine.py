@@ -80,7 +80,11 @@ class Engine:
             cache=RequestCache(settings.cache_dir) if settings.cache != "off" else None,
             prices=dict(settings.prices),
             # --llm-batch: `say` shows the batches' progress (the terminal, or nothing).
-            batches=Batcher(BatchTable(settings.cache_dir), say) if settings.batch else None,
+            batches=Batcher(
+                BatchTable(settings.cache_dir), say, configured=frozenset(settings.prices)
+            )
+            if settings.batch
+            else None,
         )
         if settings.budget_usd is not None:
             self.services.ledger = Ledger(

@@ -225,7 +225,10 @@ class ManagedModel(Model):
         """The call through a provider batch when it may go in one (--llm-batch), else
         directly. A batched call is counted and paid like a direct one."""
         services, batches = self.services, self.services.batches
-        if batches is None or not BATCHABLE.get():
+        batchable = BATCHABLE.get()
+        if batches is None or not batchable:
+            if batches is not None and batchable is False:
+                batches.in_dialog(self.name)
             return await self._call(request)
         services.check_budget()
         reply = await batches.complete(

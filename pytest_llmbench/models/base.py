@@ -172,11 +172,11 @@ QUEUE_CLOCK: contextvars.ContextVar[QueueClock | None] = contextvars.ContextVar(
 # start sooner (execution/limiter.py).
 CALLS_AFTER: contextvars.ContextVar[int] = contextvars.ContextVar("llmbench_calls_after", default=0)
 
-# Whether the task's calls may wait in a provider batch (--llm-batch): set by the pipeline
-# for single-shot items, whose calls do not depend on one another within a stage; a dialog
-# (each turn answers the last) and a team's ordinary tests keep direct calls.
-BATCHABLE: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "llmbench_batchable", default=False
+# Whether the task's calls may wait in a provider batch (--llm-batch): set by the pipeline,
+# True for single-shot items, whose calls do not depend on one another within a stage;
+# False for a dialog (each turn answers the last); None (a team's ordinary tests): direct.
+BATCHABLE: contextvars.ContextVar[bool | None] = contextvars.ContextVar(
+    "llmbench_batchable", default=None
 )
 
 
@@ -240,6 +240,10 @@ class BatchAPI(ABC):
     async def results(self, state: BatchState) -> dict[str, LineResult]:
         """custom_id -> the line's result, read from a finished batch's output and error
         files; a line missing from both is missing here."""
+
+    def price_basis(self) -> str:
+        """How its replies are priced, in words ("at litellm's batch rates", ...)."""
+        return "as the model reports it"
 
     @abstractmethod
     def reply(self, request: ModelRequest, body: dict[str, Any], waited_s: float) -> ModelReply:

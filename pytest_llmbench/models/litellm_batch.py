@@ -123,6 +123,11 @@ class OpenAIBatches(BatchAPI):
         raw = getattr(content, "content", content)
         return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
 
+    def price_basis(self) -> str:
+        if batch_prices(self._module(), self.name) is not None:
+            return "at litellm's batch rates"
+        return "at its normal rate: litellm's table has no batch rate for it"
+
     def reply(self, request: ModelRequest, body: dict[str, Any], waited_s: float) -> ModelReply:
         module = self._module()
         try:

@@ -79,7 +79,9 @@ def test_a_batch_run_scores_as_a_direct_run_at_the_batch_price(
     assert sorted({r["_role"] for r in batched}) == ["candidate", "evaluator", "grader"]
     assert len(llm_server.batches.created) == 3  # the two items' calls share each stage
     result.stdout.fnmatch_lines(
-        ["llmbench batch openai/gpt-4o-mini: batch_1 submitted (2 candidate call(s))*"]
+        [
+            "llmbench batch openai/gpt-4o-mini: batch_1 submitted (2 candidate call(s), priced at litellm's batch rates)*"
+        ]
     )
     assert any("/2 completed" in line for line in result.outlines)
 

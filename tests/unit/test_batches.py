@@ -12,7 +12,10 @@ from typing import Any
 from pytest_llmbench.errors import ModelError
 from pytest_llmbench.execution.batch_table import BatchTable
 from pytest_llmbench.execution.batches import Batcher, BatchTiming
+from pytest_llmbench.execution.managed import ManagedModel, Services
+from pytest_llmbench.execution.retry import RetryPolicy
 from pytest_llmbench.models.base import (
+    BATCHABLE,
     BatchAPI,
     BatchState,
     LineResult,
@@ -99,7 +102,9 @@ def test_calls_of_one_model_and_role_go_out_as_one_batch(tmp_path: Path) -> None
     assert evaluators[0].text == "re: x"
     assert {r.batch_id for r in candidates} | {evaluators[0].batch_id} == {"b1", "b2"}
     assert all(r.batch_priced for r in candidates)
-    assert any("submitted (3 candidate call(s))" in line for line in said)
+    assert any(
+        "submitted (3 candidate call(s), priced as the model reports it)" in line for line in said
+    )
     assert any(line.endswith("completed") for line in said)
 
 
@@ -169,3 +174,44 @@ def test_a_line_that_is_no_reply_runs_directly_and_the_others_are_kept(tmp_path:
         "llmbench batch fake: b1: fake (candidate): batch line is not a chat completion; "
         "the call runs directly"
     )
+
+
+def test_a_refused_submission_is_one_line_and_the_model_calls_directly_from_then_on(
+    tmp_path: Path,
+) -> None:
+    class Refused(FakeBatches):
+        async def submit(self, lines: list[dict[str, Any]]) -> str:
+            self.submitted.append(lines)
+            raise ModelError("fake (batch): not found: no such endpoint /v1/files")
+
+    api, said = Refused(), []
+    batcher = _batcher(tmp_path, said)
+    model = FakeModel(api)
+    first = asyncio.run(_ask(batcher, model, ["a", "b"]))
+    later = asyncio.run(_ask(batcher, model, ["c"], "evaluator"))
+    batcher.close()
+    assert first == [None, None] and later == [None]
+    assert len(api.submitted) == 1  # not asked again in this run
+    assert said == [
+        "llmbench batch fake: submitting 2 candidate call(s) failed (fake (batch): not found: "
+        "no such endpoint /v1/files); they run directly, and so do its later calls"
+    ]
+
+
+def test_dialog_calls_run_directly_said_once_per_model(tmp_path: Path) -> None:
+    class Direct(FakeModel):
+        async def complete(self, request: ModelRequest) -> ModelReply:
+            return ModelReply(self.name, "direct", 0.1)
+
+    said: list[str] = []
+    services = Services(concurrency=2, retry=RetryPolicy(max_retries=0, base_s=0.01))
+    services.batches = _batcher(tmp_path, said)
+    model = ManagedModel(Direct(FakeBatches(), "m"), services)
+
+    async def dialog() -> list[str]:
+        BATCHABLE.set(False)
+        return [(await model.complete(_request(t))).text for t in ("a", "b")]
+
+    assert asyncio.run(dialog()) == ["direct", "direct"]
+    services.close()
+    assert said == ["llmbench batch: m: dialog items call directly (each turn answers the last)"]
