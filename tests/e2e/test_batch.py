@@ -84,6 +84,14 @@ def test_a_batch_run_scores_as_a_direct_run_at_the_batch_price(
         ]
     )
     assert any("/2 completed" in line for line in result.outlines)
+    result.stdout.fnmatch_lines(
+        [
+            "openai/gpt-4.1-mini: 6 call(s) through provider batches, 6 at litellm's batch "
+            "rates, 0 at the normal rate*",
+            "openai/gpt-4o-mini: 2 call(s) through provider batches, 2 at litellm's batch "
+            "rates, 0 at the normal rate*",
+        ]
+    )
 
     # Every record: through a batch, at litellm's batch rates.
     module = litellm_module()
@@ -142,6 +150,13 @@ def test_a_run_killed_while_its_batch_is_pending_resumes_it(
     assert [c["batch_id"] for c in calls if c["role"] == "candidate"] == ["batch_1"]
     answered = [r for r in llm_server.requests if r["_role"] == "candidate"]
     assert len(answered) == len(candidates) + 1 and answered[-1]["_batch"] == "batch_1"
+
+    # The batch's replies were cached: a third run submits nothing and calls nothing.
+    seen = len(llm_server.requests)
+    again = pytester.runpytest(*args)
+    assert again.ret == 0, again.stdout.str()
+    assert len(llm_server.batches.created) == 3 and len(llm_server.requests) == seen
+    assert _scores(project) == expected
 
 
 def test_an_offline_model_with_batch_says_so_once_and_runs_as_today(
