@@ -47,6 +47,7 @@ def engine_of(config: pytest.Config) -> Engine:
             shared_slots=Path(winput[SLOTS_INPUT]) if SLOTS_INPUT in winput else None,
             window=config.option.maxfail or None,  # -x, --maxfail: items in pytest's order
             say=_say(config),
+            quiet=config.get_verbosity() < 0,
         )
     return config.stash[_ENGINE_KEY]
 

@@ -14,7 +14,7 @@ that fails, expires, is cancelled or cannot be read is one line, and its calls r
 directly (as do lines whose result is an error: the direct call has the retries and
 the response-format fallback). A model without a batch API is one line per run, and
 its calls run directly. Progress is a line per batch when its state changes, and at
-most every PROGRESS_EVERY_S while it stays the same.
+most every PROGRESS_EVERY_S while it stays the same (with pytest -q: its final state only).
 """
 
 from __future__ import annotations
@@ -75,10 +75,12 @@ class Batcher:
         timing: BatchTiming = BatchTiming(),
         clock: Callable[[], float] = time.monotonic,
         configured: frozenset[str] = frozenset(),
+        quiet: bool = False,
     ) -> None:
         self.table = table
         self._say = say
         self._configured = configured  # models with a --llm-price: it wins over batch rates
+        self._quiet = quiet  # pytest -q: a batch's progress is its final state only
         self.timing = timing
         self._clock = clock
         self._apis: dict[str, BatchAPI | None] = {}
@@ -252,9 +254,10 @@ class Batcher:
                 )
                 return None
             failures, now = 0, self._clock()
-            if state.status != shown[0] or (
+            changed = state.status != shown[0] or (
                 state.done != shown[1] and now - shown_at >= t.progress_every_s
-            ):
+            )
+            if changed and (state.finished or not self._quiet):
                 self._say(
                     f"llmbench batch {model}: {batch_id} {state.done}/{state.total} {state.status}"
                 )

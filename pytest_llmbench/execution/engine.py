@@ -62,6 +62,7 @@ class Engine:
         shared_slots: Path | None = None,
         window: int | None = None,
         say: Callable[[str], None] = print,
+        quiet: bool = False,
     ) -> None:
         self.settings = settings
         self._window = window
@@ -79,9 +80,13 @@ class Engine:
             cache_mode=settings.cache,
             cache=RequestCache(settings.cache_dir) if settings.cache != "off" else None,
             prices=dict(settings.prices),
-            # --llm-batch: `say` shows the batches' progress (the terminal, or nothing).
+            # --llm-batch: `say` shows the batches' progress (the terminal, or nothing);
+            # `quiet` (pytest -q) leaves out the states before a batch's last.
             batches=Batcher(
-                BatchTable(settings.cache_dir), say, configured=frozenset(settings.prices)
+                BatchTable(settings.cache_dir),
+                say,
+                configured=frozenset(settings.prices),
+                quiet=quiet,
             )
             if settings.batch
             else None,

@@ -105,6 +105,7 @@ def test_calls_of_one_model_and_role_go_out_as_one_batch(tmp_path: Path) -> None
     assert any(
         "submitted (3 candidate call(s), priced as the model reports it)" in line for line in said
     )
+    assert any(line.endswith("in_progress") for line in said)
     assert any(line.endswith("completed") for line in said)
 
 
@@ -215,3 +216,15 @@ def test_dialog_calls_run_directly_said_once_per_model(tmp_path: Path) -> None:
     assert asyncio.run(dialog()) == ["direct", "direct"]
     services.close()
     assert said == ["llmbench batch: m: dialog items call directly (each turn answers the last)"]
+
+
+def test_quiet_progress_shows_a_batch_submitted_and_finished_only(tmp_path: Path) -> None:
+    said: list[str] = []
+    batcher = Batcher(BatchTable(tmp_path), said.append, FAST, quiet=True)
+    asyncio.run(_ask(batcher, FakeModel(FakeBatches(polls=3)), ["a"]))
+    batcher.close()
+    assert [line.split(": ", 1)[1] for line in said] == [
+        "b1 submitted (1 candidate call(s), priced as the model reports it); waiting for the "
+        "provider, which may take up to 24 h",
+        "b1 0/0 completed",
+    ]
