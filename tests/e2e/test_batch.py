@@ -159,6 +159,28 @@ def test_a_run_killed_while_its_batch_is_pending_resumes_it(
     assert _scores(project) == expected
 
 
+def test_an_expired_batch_is_one_line_and_its_calls_run_directly(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    direct = pytester.runpytest(*_args(llm_server, "--llm-cache=off", "-k", "Explain"))
+    assert direct.ret == 0, direct.stdout.str()
+    expected, chat = _scores(project), dict(llm_server.calls)
+
+    llm_server.batches.end_state = "expired"
+    result = pytester.runpytest(*_args(llm_server, "--llm-batch", "-k", "Explain"))
+    assert result.ret == 0, result.stdout.str()
+    assert _scores(project) == expected
+    ended = [x for x in result.outlines if "ended expired" in x]
+    assert ended == [
+        f"llmbench batch {model}: {batch} ended expired; its calls run directly"
+        for model, batch in [(MODEL, "batch_1"), (JUDGE, "batch_2"), (JUDGE, "batch_3")]
+    ]
+    # Each stage was submitted once, then called directly: twice the chat calls.
+    assert {role: n - chat[role] for role, n in llm_server.calls.items()} == chat
+    calls = read_results(project)[0]["attempts"][0]["calls"]
+    assert all(c["batch_id"] is None and not c["batch_priced"] for c in calls)
+
+
 def test_an_offline_model_with_batch_says_so_once_and_runs_as_today(
     pytester: pytest.Pytester, project: Path
 ) -> None:
