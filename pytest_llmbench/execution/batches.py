@@ -125,6 +125,7 @@ class Batcher:
         api = self.api(model)
         if api is None or model.name in self._refused:
             return None
+        api.admit(request)  # e.g. a prompt over the window: raised to the caller, as directly
         request_key = key()
         found = self.table.pending(request_key, model.name)
         if found is not None:  # submitted earlier (by a run that was stopped): wait for it

@@ -228,6 +228,11 @@ class BatchAPI(ABC):
     def line(self, custom_id: str, request: ModelRequest) -> dict[str, Any]:
         """`request` as one line of a batch file, under `custom_id`."""
 
+    def admit(self, request: ModelRequest) -> None:
+        """Raise what a direct call would raise before sending `request` (e.g. a
+        ContextWindowError), so that its caller learns it before the batch is written."""
+        return None
+
     @abstractmethod
     async def submit(self, lines: list[dict[str, Any]]) -> str:
         """Upload `lines` as one file and submit it as one batch; the batch's id."""

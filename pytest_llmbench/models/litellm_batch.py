@@ -51,7 +51,8 @@ def batch_prices(module: ModuleType, name: str) -> tuple[float, float] | None:
 
 class OpenAIBatches(BatchAPI):
     """`kwargs(request)`: litellm's keyword arguments for the direct call;
-    `reply(request, response)`: the model's reply to a litellm response."""
+    `reply(request, response)`: the model's reply to a litellm response; `admit(request)`:
+    the direct call's checks before sending (the context window)."""
 
     provider = PROVIDER
 
@@ -61,11 +62,16 @@ class OpenAIBatches(BatchAPI):
         module: Callable[[], ModuleType],
         kwargs: Callable[[ModelRequest], dict[str, Any]],
         reply: Callable[[ModelRequest, Any], ModelReply],
+        admit: Callable[[ModelRequest], None] = lambda request: None,
     ) -> None:
         self.name = name
         self._module = module
         self._kwargs = kwargs
         self._reply = reply
+        self._admit = admit
+
+    def admit(self, request: ModelRequest) -> None:
+        self._admit(request)
 
     def _access(self, request: ModelRequest | None = None) -> dict[str, Any]:
         """Where and as whom to call: the direct call's api_base and key."""

@@ -257,6 +257,7 @@ class LiteLLMModel(Model):
             litellm_module,
             lambda request: self._kwargs(request, form(request)),
             lambda request, got: self._reply(request, form(request), got, 0.0, TokenTimes()),
+            self.check_fits,
         )
 
     def _messages(self, request: ModelRequest) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from pytest_llmbench.errors import ModelError
+from pytest_llmbench.errors import ContextWindowError, ModelError
 from pytest_llmbench.execution.batch_table import BatchTable
 from pytest_llmbench.execution.batches import Batcher, BatchTiming
 from pytest_llmbench.execution.managed import ManagedModel, Services
@@ -228,3 +228,25 @@ def test_quiet_progress_shows_a_batch_submitted_and_finished_only(tmp_path: Path
         "provider, which may take up to 24 h",
         "b1 0/0 completed",
     ]
+
+
+def test_a_request_the_model_would_refuse_is_raised_before_any_batch(tmp_path: Path) -> None:
+    class Small(FakeBatches):
+        def admit(self, request: ModelRequest) -> None:
+            if "long" in request.messages[-1]["content"]:
+                raise ContextWindowError("fake (candidate): context window: prompt too long")
+
+    api = Small()
+    batcher = _batcher(tmp_path, [])
+
+    async def run() -> list[Any]:
+        return await asyncio.gather(
+            batcher.complete(FakeModel(api), _request("long"), lambda: "key-long"),
+            batcher.complete(FakeModel(api), _request("short"), lambda: "key-short"),
+            return_exceptions=True,
+        )
+
+    refused, kept = asyncio.run(run())
+    batcher.close()
+    assert isinstance(refused, ContextWindowError) and kept.text == "re: short"
+    assert [[line["custom_id"] for line in lines] for lines in api.submitted] == [["key-short"]]
