@@ -63,7 +63,8 @@ class _Gathering:
     api: BatchAPI
     first: float
     last: float
-    calls: dict[str, tuple[str, ModelRequest]] = field(default_factory=dict)  # custom_id ->
+    # request key (each line's custom_id) -> request; an identical request shares its line
+    calls: dict[str, ModelRequest] = field(default_factory=dict)
     done: asyncio.Future[Outcome] | None = None
 
 
@@ -157,7 +158,7 @@ class Batcher:
             gathering.done = asyncio.ensure_future(self._gathered(gathering))
             self._open[(model, request.role)] = gathering
         gathering.last = now
-        gathering.calls[key] = (key, request)  # an identical request shares its line
+        gathering.calls[key] = request
         assert gathering.done is not None
         return gathering.done
 
@@ -176,18 +177,19 @@ class Batcher:
         model, api, calls = gathering.model, gathering.api, gathering.calls
         started = self._clock()
         try:
-            lines = [api.line(custom_id, request) for custom_id, (_, request) in calls.items()]
+            lines = [api.line(key, request) for key, request in calls.items()]
             batch_id = await api.submit(lines)
-        except ModelError as exc:
-            if not exc.retryable:
+        except Exception as exc:  # a provider's refusal, or a plugin's batch API failing
+            retryable = isinstance(exc, ModelError) and exc.retryable
+            if not retryable:
                 self._refused.add(model)
             self._say(
                 f"llmbench batch {model}: submitting {len(calls)} {gathering.role} call(s) "
-                f"failed ({exc}); they run directly"
-                + ("" if exc.retryable else ", and so do its later calls")
+                f"failed ({_described(exc)}); they run directly"
+                + ("" if retryable else ", and so do its later calls")
             )
             return "", None, started
-        self.table.add(batch_id, model, ((key, cid) for cid, (key, _) in calls.items()))
+        self.table.add(batch_id, model, ((key, key) for key in calls))
         self._say(
             f"llmbench batch {model}: {batch_id} submitted ({len(calls)} {gathering.role} "
             f"call(s), priced {self._basis(model, api)}); waiting for the provider, which may "
@@ -219,10 +221,10 @@ class Batcher:
             return None
         try:
             results = await api.results(state)
-        except ModelError as exc:
+        except Exception as exc:  # the provider's files: whatever they hold, never a traceback
             self.table.note(batch_id, "unreadable")
             self._say(
-                f"llmbench batch {model}: {batch_id}'s results cannot be read ({exc}); "
+                f"llmbench batch {model}: {batch_id}'s results cannot be read ({_described(exc)}); "
                 "its calls run directly"
             )
             return None
@@ -242,15 +244,15 @@ class Batcher:
         while True:
             try:
                 state = await api.state(batch_id)
-            except ModelError as exc:
+            except Exception as exc:  # the provider's answer: whatever it holds
                 failures += 1
-                if exc.retryable and failures < t.poll_failures:
+                if isinstance(exc, ModelError) and exc.retryable and failures < t.poll_failures:
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, t.poll_max_s)
                     continue
                 self.table.note(batch_id, "unreadable")
                 self._say(
-                    f"llmbench batch {model}: {batch_id} cannot be read ({exc}); "
+                    f"llmbench batch {model}: {batch_id} cannot be read ({_described(exc)}); "
                     "its calls run directly"
                 )
                 return None
@@ -268,3 +270,9 @@ class Batcher:
             self.table.note(batch_id, state.status)
             await asyncio.sleep(delay)
             delay = min(delay * 2, t.poll_max_s)
+
+
+def _described(exc: BaseException) -> str:
+    """A failure in one line: a ModelError says itself, anything else is named."""
+    text = str(exc) if isinstance(exc, ModelError) else f"{type(exc).__name__}: {exc}"
+    return " ".join(text.split())[:400]

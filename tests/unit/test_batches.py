@@ -250,3 +250,19 @@ def test_a_request_the_model_would_refuse_is_raised_before_any_batch(tmp_path: P
     batcher.close()
     assert isinstance(refused, ContextWindowError) and kept.text == "re: short"
     assert [[line["custom_id"] for line in lines] for lines in api.submitted] == [["key-short"]]
+
+
+def test_a_batch_state_that_cannot_be_read_is_one_line_and_direct_calls(tmp_path: Path) -> None:
+    class Garbled(FakeBatches):
+        async def state(self, batch_id: str) -> BatchState:
+            raise ValueError("invalid literal for int() with base 10: 'lots'")
+
+    said: list[str] = []
+    batcher = _batcher(tmp_path, said)
+    assert asyncio.run(_ask(batcher, FakeModel(Garbled()), ["a"])) == [None]
+    assert said[-1] == (
+        "llmbench batch fake: b1 cannot be read (ValueError: invalid literal for int() with "
+        "base 10: 'lots'); its calls run directly"
+    )
+    assert batcher.table.state("b1") == "unreadable"
+    batcher.close()
