@@ -7,6 +7,7 @@ again. An offline model with --llm-batch says so once and runs as today."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -105,6 +106,37 @@ def test_a_batch_run_scores_as_a_direct_run_at_the_batch_price(
             )
             assert call["cost_usd"] == pytest.approx(expected)
         assert item["generation_rate"] is None  # a batch's wait is no generation time
+
+
+def _paid(root: Path) -> float:
+    return sum(c["cost_usd"] for i in read_results(root) for a in i["attempts"] for c in a["calls"])
+
+
+def _estimated(result: pytest.RunResult) -> float:
+    line = next(x for x in result.outlines if x.startswith("total cost USD: "))
+    return float(re.findall(r"\d+\.\d+", line)[1])  # low / expected / high
+
+
+def test_the_estimate_with_batch_is_at_the_batch_rates_and_matches_the_batch_run(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    pytester.runpytest(*_args(llm_server, "--llm-cache=off"))
+    direct = _paid(project)
+    plain = _estimated(pytester.runpytest(*_args(llm_server, "--llm-cache=off", "--llm-estimate")))
+    estimate = pytester.runpytest(
+        *_args(llm_server, "--llm-cache=off", "--llm-estimate", "--llm-batch")
+    )
+    estimate.stdout.fnmatch_lines(
+        [f"--llm-batch: single-shot items of {JUDGE}, {MODEL} at litellm's batch rates*"]
+    )
+    batched = _estimated(estimate)
+    pytester.runpytest(*_args(llm_server, "--llm-cache=off", "--llm-batch"))
+    paid = _paid(project)
+    # Both models' batch rates are half their normal rates in litellm's table.
+    assert plain == pytest.approx(direct, abs=2e-6) and batched == pytest.approx(
+        plain / 2, abs=2e-6
+    )
+    assert paid == pytest.approx(batched, abs=2e-6)
 
 
 def test_a_run_killed_while_its_batch_is_pending_resumes_it(
