@@ -216,15 +216,16 @@ def test_an_expired_batch_is_one_line_and_its_calls_run_directly(
 def test_an_offline_model_with_batch_says_so_once_and_runs_as_today(
     pytester: pytest.Pytester, project: Path
 ) -> None:
+    said = "llmbench/echo: an offline model has no batch API; its calls run directly"
     result = pytester.runpytest("--llm-model=llmbench/echo", "--llm-batch")
-    plain = [x for x in result.outlines if x.startswith("llmbench batch")]
-    assert plain == [
-        "llmbench batch: llmbench/echo: an offline model has no batch API; its calls run directly"
+    assert [x for x in result.outlines if x.startswith("llmbench batch")] == [
+        f"llmbench batch: {said}"
     ]
-    assert {i["model"] for i in read_results(project)} == {"llmbench/echo"}
-    assert all(
-        c.get("batch_id") is None
-        for i in read_results(project)
-        for a in i["attempts"]
-        for c in a["calls"]
-    )
+    items = read_results(project)
+    assert len(items) == 2 and {i["model"] for i in items} == {"llmbench/echo"}
+    calls = [c for i in items for a in i["attempts"] for c in a["calls"]]
+    assert calls and all(c["batch_id"] is None for c in calls)
+
+    # Under xdist both workers say it; the controller's summary says it once.
+    result = pytester.runpytest("--llm-model=llmbench/echo", "--llm-batch", "-n", "2")
+    assert [x for x in result.outlines if "batch API" in x] == [f"llmbench: batch: {said}"]
