@@ -5,6 +5,11 @@ Each try of a call ends at the request's timeout (--llm-timeout), however the pr
 sends its reply (a body trickled byte by byte never trips a read timeout); it is then a
 retryable ModelError, tried again like a 5xx.
 
+With --llm-batch a batchable call (models.base.BATCHABLE) of a model with a batch API
+goes from the cache and in-flight sharing, through the budget check, into a provider
+batch (execution/batches.py) instead of the limiter, retries and timeout; when the batch
+gives it no reply, it is called directly as above.
+
 The pipeline and the models stay unaware of it: a ManagedModel is itself a Model.
 """
 
