@@ -8,6 +8,9 @@ are never counted as chat calls. Policy (on the desk):
   polls_in_progress   how many polls of a batch answer "in_progress" before it completes
   hold                while set, every batch stays "in_progress" (a test kills its run then)
   end_state           the state a batch ends in: "completed" (default), "failed", "expired"
+  hold_create         while set, a batch is created (counted in `created`) but the reply to
+                      its creation waits (a test kills the client before it learns the id)
+`GET /v1/batches` lists every batch with its metadata, newest first.
 Counters: `created` (batch ids in order of creation), `polls` per batch id, `uploads`.
 """
 
@@ -30,6 +33,7 @@ class BatchDesk:
     polls_in_progress: int = 1
     hold: bool = False
     end_state: str = "completed"
+    hold_create: bool = False
     created: list[str] = field(default_factory=list)
     polls: dict[str, int] = field(default_factory=dict)
     uploads: int = 0
@@ -38,6 +42,7 @@ class BatchDesk:
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        self.released = threading.Event()  # set: held creations are answered
 
     def polled(self, batch_id: str) -> int:
         with self._lock:
@@ -64,9 +69,23 @@ class BatchDesk:
                 return 404, {"error": {"message": f"no file {file_id}", "type": "not_found"}}
             batch_id = f"batch_{len(self.batches) + 1}"
             lines = [json.loads(x) for x in self.files[file_id].decode().splitlines() if x.strip()]
-            self.batches[batch_id] = {"input": file_id, "lines": lines, "status": "in_progress"}
+            self.batches[batch_id] = {
+                "input": file_id,
+                "lines": lines,
+                "status": "in_progress",
+                "metadata": body.get("metadata"),
+            }
             self.created.append(batch_id)
+        if self.hold_create:
+            self.released.wait(60)
+        with self._lock:
             return 200, self._view(batch_id)
+
+    def listed(self) -> tuple[int, dict[str, Any]]:
+        """GET /batches: every batch, newest first."""
+        with self._lock:
+            data = [self._view(b) for b in reversed(self.created)]
+        return 200, {"object": "list", "data": data, "has_more": False}
 
     def retrieve(self, batch_id: str, reply: Reply) -> tuple[int, dict[str, Any]]:
         """GET /batches/{id}: in progress for the policy's polls, then done (answered)."""
@@ -110,6 +129,7 @@ class BatchDesk:
             "error_file_id": None,
             "created_at": int(time.time()),
             "request_counts": {"total": total, "completed": done, "failed": 0},
+            "metadata": batch.get("metadata"),
         }
 
 

@@ -358,14 +358,20 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
 
         def _json(self, status: int, payload: dict[str, Any] | bytes) -> None:
             data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except OSError:  # the client went away (a killed run)
+                self.close_connection = True
 
         def do_GET(self) -> None:
-            parts = self.path.rstrip("/").split("/")
+            parts = self.path.split("?")[0].rstrip("/").split("/")
+            if parts[-1] == "batches":
+                self._json(*server.batches.listed())
+                return
             if len(parts) >= 2 and parts[-2] == "batches":
                 self._json(
                     *server.batches.retrieve(parts[-1], lambda b, i: server.reply(b, batch=i))

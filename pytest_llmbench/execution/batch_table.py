@@ -3,6 +3,9 @@ was killed while a batch was pending finds it again and polls it instead of payi
 
 Two tables in `batches.sqlite3` under --llm-cache-dir: `batches` (batch id, model, its
 last known state) and `batch_calls` (request key -> batch id and the line's custom_id).
+A batch is noted before it is submitted, under a tag of ours (state "submitting"; the
+provider keeps the tag in the batch's metadata), and renamed to the provider's id once
+it is created: a run killed in between finds the tag, and the provider's batch by it.
 A call whose key has a row in a batch that is not settled waits for that batch. Once a
 batch is settled its calls' rows go (its replies are in the request cache, like any
 other reply); the batch's row stays with its final state. A damaged file is set aside
@@ -11,6 +14,8 @@ and a fresh one used (execution/store.py): its pending batches are then submitte
 
 from __future__ import annotations
 
+import os
+import socket
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +23,8 @@ from pathlib import Path
 from .store import SqliteStore
 
 BATCH_FILE = "batches.sqlite3"
+# The process that notes a batch: while it lives, its "submitting" tags are its own.
+OWNER = f"{socket.gethostname()}:{os.getpid()}"
 # A batch in one of these states has nothing more to give (models.base.FINAL_STATES).
 _SETTLED = ("completed", "failed", "expired", "cancelled", "unreadable")
 
@@ -28,34 +35,42 @@ class BatchTable:
             folder / BATCH_FILE,
             [
                 "CREATE TABLE IF NOT EXISTS batches (batch TEXT PRIMARY KEY, model TEXT NOT NULL,"
-                " state TEXT NOT NULL)",
+                " state TEXT NOT NULL, owner TEXT NOT NULL DEFAULT '')",
                 "CREATE TABLE IF NOT EXISTS batch_calls (key TEXT PRIMARY KEY,"
                 " batch TEXT NOT NULL, custom_id TEXT NOT NULL)",
             ],
-            "SELECT b.batch, b.model, b.state, c.key, c.custom_id FROM batches b"
+            "SELECT b.batch, b.model, b.state, b.owner, c.key, c.custom_id FROM batches b"
             " JOIN batch_calls c ON c.batch = b.batch LIMIT 1",
         )
 
-    def pending(self, key: str, model: str) -> tuple[str, str] | None:
-        """(batch id, custom_id) of an unsettled batch of `model` holding this request."""
+    def pending(self, key: str, model: str) -> tuple[str, str, str] | None:
+        """(batch id or tag, custom_id, state) of an unsettled batch of `model` holding
+        this request; a tag that a live process on this machine is submitting is left to
+        it (None)."""
         marks = ",".join("?" * len(_SETTLED))
         row = self._store.run(
             lambda db: db.execute(
-                "SELECT b.batch, c.custom_id FROM batch_calls c JOIN batches b ON b.batch = c.batch"
+                "SELECT b.batch, c.custom_id, b.state, b.owner FROM batch_calls c"
+                " JOIN batches b ON b.batch = c.batch"
                 f" WHERE c.key = ? AND b.model = ? AND b.state NOT IN ({marks})",
                 (key, model, *_SETTLED),
             ).fetchone()
         )
-        return (str(row[0]), str(row[1])) if row else None
+        if row is None or (row[2] == "submitting" and _alive(str(row[3]))):
+            return None
+        return str(row[0]), str(row[1]), str(row[2])
 
-    def add(self, batch: str, model: str, calls: Iterable[tuple[str, str]]) -> None:
-        """A submitted batch and its calls as (request key, custom_id)."""
+    def add(
+        self, batch: str, model: str, calls: Iterable[tuple[str, str]], state: str = "submitted"
+    ) -> None:
+        """A batch (or, "submitting", the tag of one about to be submitted) and its calls
+        as (request key, custom_id)."""
         rows = list(calls)
 
         def insert(db: sqlite3.Connection) -> None:
             db.execute(
-                "INSERT OR REPLACE INTO batches (batch, model, state) VALUES (?, ?, 'submitted')",
-                (batch, model),
+                "INSERT OR REPLACE INTO batches (batch, model, state, owner) VALUES (?, ?, ?, ?)",
+                (batch, model, state, OWNER),
             )
             db.executemany(
                 "INSERT OR REPLACE INTO batch_calls (key, batch, custom_id) VALUES (?, ?, ?)",
@@ -64,6 +79,28 @@ class BatchTable:
             db.commit()
 
         self._store.run(insert)
+
+    def created(self, tag: str, batch: str) -> None:
+        """The batch noted under `tag` was created with the provider's id `batch`."""
+
+        def rename(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE batches SET batch = ?, state = 'submitted' WHERE batch = ?", (batch, tag)
+            )
+            db.execute("UPDATE batch_calls SET batch = ? WHERE batch = ?", (batch, tag))
+            db.commit()
+
+        self._store.run(rename)
+
+    def drop(self, batch: str) -> None:
+        """Forget a batch that was never created (its calls are asked again)."""
+
+        def delete(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM batch_calls WHERE batch = ?", (batch,))
+            db.execute("DELETE FROM batches WHERE batch = ?", (batch,))
+            db.commit()
+
+        self._store.run(delete)
 
     def note(self, batch: str, state: str) -> None:
         """The batch's state as last seen; a settled one's calls are dropped."""
@@ -84,3 +121,18 @@ class BatchTable:
 
     def close(self) -> None:
         self._store.close()
+
+
+def _alive(owner: str) -> bool:
+    """Whether `owner` (OWNER of some process) is a process of this machine that still
+    runs, other than this one (whose own tags the batcher knows)."""
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit() or owner == OWNER:
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, owned by another user
+        return True
+    return True

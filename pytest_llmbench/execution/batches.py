@@ -7,9 +7,11 @@ its calls go out as one batch. Items start together, so their candidate calls, a
 each judging stage's calls, arrive within a short spread: waiting a second more for
 stragglers costs nothing beside a batch's own wait (minutes to hours) and saves a batch.
 
-The batch is noted in the cache dir (execution/batch_table.py) before it is polled, so a
-run killed while it is pending finds it again (the same request key) and polls it
-instead of submitting it again. Polls back off from POLL_FIRST_S to POLL_MAX_S. A batch
+The batch is noted in the cache dir (execution/batch_table.py) under a tag of ours before
+it is submitted (the tag goes into its metadata), and under its id once created, so a
+run killed while it is pending (or being created) finds it again by the same request
+key, and by the tag in the provider's list if need be, and polls it instead of
+submitting it again. Polls back off from POLL_FIRST_S to POLL_MAX_S. A batch
 that fails, expires, is cancelled or cannot be read is one line, and its calls run
 directly (as do lines whose result is an error: the direct call has the retries and
 the response-format fallback). A model without a batch API is one line per run, and
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -89,6 +92,8 @@ class Batcher:
         self._polls: dict[str, asyncio.Future[dict[str, LineResult] | None]] = {}
         self._refused: set[str] = set()  # models whose provider refused a batch this run
         self._dialogs: set[str] = set()  # models whose dialog calls were said to run directly
+        self._submitting: dict[str, asyncio.Future[Outcome]] = {}  # tag -> its gathering
+        self._adopting: dict[str, asyncio.Future[str | None]] = {}  # tag -> batch found
 
     def close(self) -> None:
         self.table.close()
@@ -127,18 +132,9 @@ class Batcher:
         if api is None or model.name in self._refused:
             return None
         api.admit(request)  # e.g. a prompt over the window: raised to the caller, as directly
-        request_key = key()
-        found = self.table.pending(request_key, model.name)
-        if found is not None:  # submitted earlier (by a run that was stopped): wait for it
-            batch_id, custom_id = found
-            started = self._clock()
-            results = await asyncio.shield(self._poll(api, model.name, batch_id))
-        else:
-            custom_id = request_key
-            batch_id, results, started = await asyncio.shield(
-                self._join(api, model.name, request, request_key)
-            )
-        line = results.get(custom_id) if results is not None else None
+        request_key = key()  # also each line's custom_id
+        batch_id, results, started = await self._outcome(api, model.name, request, request_key)
+        line = results.get(request_key) if results is not None else None
         if line is None or line.body is None:
             return None
         try:
@@ -147,6 +143,46 @@ class Batcher:
             self._say(f"llmbench batch {model.name}: {batch_id}: {exc}; the call runs directly")
             return None
         return replace(reply, batch_id=batch_id)
+
+    async def _outcome(self, api: BatchAPI, model: str, request: ModelRequest, key: str) -> Outcome:
+        """The batch answering this request: one noted earlier (by this run, or by a run
+        that was stopped), else the open gathering's."""
+        found = self.table.pending(key, model)
+        batch_id = found[0] if found is not None else None
+        if found is not None and found[2] == "submitting":  # noted, perhaps never created
+            own = self._submitting.get(found[0])
+            if own is not None:
+                return await asyncio.shield(own)
+            batch_id = await asyncio.shield(self._adopt(api, model, found[0]))
+        if batch_id is None:
+            return await asyncio.shield(self._join(api, model, request, key))
+        started = self._clock()
+        return batch_id, await asyncio.shield(self._poll(api, model, batch_id)), started
+
+    def _adopt(self, api: BatchAPI, model: str, tag: str) -> asyncio.Future[str | None]:
+        if tag not in self._adopting:
+            self._adopting[tag] = asyncio.ensure_future(self._found(api, model, tag))
+        return self._adopting[tag]
+
+    async def _found(self, api: BatchAPI, model: str, tag: str) -> str | None:
+        """The provider's batch a stopped run noted under `tag` before it was created;
+        None (said, and the note dropped) when the provider has none."""
+        try:
+            batch_id = await api.find(tag)
+        except Exception as exc:  # cannot list: asked again, as if never created
+            batch_id, why = None, _described(exc)
+        else:
+            why = "the provider has no batch with it"
+        if batch_id is None:
+            self.table.drop(tag)
+            self._say(
+                f"llmbench batch {model}: the batch a stopped run was creating ({tag}) is not "
+                f"found ({why}); its calls are asked again"
+            )
+            return None
+        self.table.created(tag, batch_id)
+        self._say(f"llmbench batch {model}: {batch_id} found again (a run stopped creating it)")
+        return batch_id
 
     def _join(
         self, api: BatchAPI, model: str, request: ModelRequest, key: str
@@ -176,10 +212,17 @@ class Batcher:
     async def _submitted(self, gathering: _Gathering) -> Outcome:
         model, api, calls = gathering.model, gathering.api, gathering.calls
         started = self._clock()
+        # Noted before it is created, so a run killed meanwhile finds it by its tag.
+        tag = f"llmbench-{uuid.uuid4().hex}"
+        self.table.add(tag, model, ((key, key) for key in calls), "submitting")
+        assert gathering.done is not None
+        self._submitting[tag] = gathering.done
         try:
             lines = [api.line(key, request) for key, request in calls.items()]
-            batch_id = await api.submit(lines)
+            batch_id = await api.submit(lines, tag)
         except Exception as exc:  # a provider's refusal, or a plugin's batch API failing
+            self.table.drop(tag)
+            del self._submitting[tag]
             retryable = isinstance(exc, ModelError) and exc.retryable
             if not retryable:
                 self._refused.add(model)
@@ -189,7 +232,8 @@ class Batcher:
                 + ("" if retryable else ", and so do its later calls")
             )
             return "", None, started
-        self.table.add(batch_id, model, ((key, key) for key in calls))
+        self.table.created(tag, batch_id)
+        del self._submitting[tag]
         self._say(
             f"llmbench batch {model}: {batch_id} submitted ({len(calls)} {gathering.role} "
             f"call(s), priced {self._basis(model, api)}); waiting for the provider, which may "

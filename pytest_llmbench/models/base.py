@@ -234,8 +234,14 @@ class BatchAPI(ABC):
         return None
 
     @abstractmethod
-    async def submit(self, lines: list[dict[str, Any]]) -> str:
-        """Upload `lines` as one file and submit it as one batch; the batch's id."""
+    async def submit(self, lines: list[dict[str, Any]], tag: str) -> str:
+        """Upload `lines` as one file and submit it as one batch carrying `tag` (in its
+        metadata); the batch's id."""
+
+    async def find(self, tag: str) -> str | None:
+        """The id of a recent batch submitted with `tag`; None when there is none (or the
+        provider cannot list its batches)."""
+        return None
 
     @abstractmethod
     async def state(self, batch_id: str) -> BatchState:

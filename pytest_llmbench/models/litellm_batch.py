@@ -26,6 +26,8 @@ from .provider_errors import model_error
 ENDPOINT = "/v1/chat/completions"
 # Keyword arguments of litellm's call that are not part of the provider's request body.
 _CALL_ONLY = ("drop_params", "max_retries", "timeout", "_skip_mcp_handler", "api_base", "api_key")
+# The metadata key of the tag a batch is noted under before it is created (batch_table).
+TAG_KEY = "llmbench_tag"
 # The provider a model must route to (litellm.get_llm_provider) for this BatchAPI.
 PROVIDER = "openai"
 
@@ -84,7 +86,7 @@ class OpenAIBatches(BatchAPI):
         body["model"] = self._module().get_llm_provider(self.name)[0]
         return {"custom_id": custom_id, "method": "POST", "url": ENDPOINT, "body": body}
 
-    async def submit(self, lines: list[dict[str, Any]]) -> str:
+    async def submit(self, lines: list[dict[str, Any]], tag: str) -> str:
         module, access = self._module(), self._access()
         data = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines).encode()
         try:
@@ -92,11 +94,27 @@ class OpenAIBatches(BatchAPI):
                 file=("llmbench-batch.jsonl", data, "application/jsonl"), purpose="batch", **access
             )
             batch = await module.acreate_batch(
-                completion_window="24h", endpoint=ENDPOINT, input_file_id=file.id, **access
+                completion_window="24h",
+                endpoint=ENDPOINT,
+                input_file_id=file.id,
+                metadata={TAG_KEY: tag},
+                **access,
             )
         except Exception as exc:
             raise model_error(self.name, "batch", exc) from exc
         return str(batch.id)
+
+    async def find(self, tag: str) -> str | None:
+        """The newest page of the organisation's batches (OpenAI lists newest first)."""
+        try:
+            page = await self._module().alist_batches(limit=100, **self._access())
+        except Exception as exc:
+            raise model_error(self.name, "batch", exc) from exc
+        for batch in getattr(page, "data", None) or ():
+            metadata = getattr(batch, "metadata", None) or {}
+            if isinstance(metadata, dict) and metadata.get(TAG_KEY) == tag:
+                return str(batch.id)
+        return None
 
     async def state(self, batch_id: str) -> BatchState:
         try:

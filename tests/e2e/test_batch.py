@@ -139,15 +139,19 @@ def test_the_estimate_with_batch_is_at_the_batch_rates_and_matches_the_batch_run
     assert paid == pytest.approx(batched, abs=2e-6)
 
 
+@pytest.mark.parametrize("when", ["pending", "creating"])
 def test_a_run_killed_while_its_batch_is_pending_resumes_it(
-    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer, when: str
 ) -> None:
+    """`pending`: killed once the batch was polled (noted by its id); `creating`: killed
+    once the server created it, before the run could learn its id (noted by its tag)."""
     args = _args(llm_server, "--llm-batch", "-k", "Explain")
     direct = pytester.runpytest(*_args(llm_server, "--llm-cache=off", "-k", "Explain"))
     assert direct.ret == 0, direct.stdout.str()
     expected = _scores(project)
 
-    llm_server.batches.hold = True
+    desk = llm_server.batches
+    desk.hold, desk.hold_create = True, when == "creating"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     run = subprocess.Popen(
         [sys.executable, "-m", "pytest", *args],
@@ -157,23 +161,25 @@ def test_a_run_killed_while_its_batch_is_pending_resumes_it(
         stderr=subprocess.DEVNULL,
     )
     try:
-        # The run notes its batch before its first poll: killed once the server saw one.
         deadline = time.monotonic() + 120
-        while not (llm_server.batches.created and llm_server.batches.polled("batch_1")):
-            assert run.poll() is None and time.monotonic() < deadline, "no batch was polled"
+        while not (desk.created and (desk.hold_create or desk.polled("batch_1"))):
+            assert run.poll() is None and time.monotonic() < deadline, "no batch was created"
             time.sleep(0.05)
         run.send_signal(signal.SIGKILL)
         run.wait(30)
     finally:
         if run.poll() is None:
             run.kill()
-    assert llm_server.batches.created == ["batch_1"]
+        desk.released.set()  # a held creation's reply goes to the killed run
+    assert desk.created == ["batch_1"]
     candidates = [r for r in llm_server.requests if r["_role"] == "candidate"]
 
-    llm_server.batches.hold = False
+    desk.hold = desk.hold_create = False
     result = pytester.runpytest(*args)
     assert result.ret == 0, result.stdout.str()
     assert _scores(project) == expected
+    if when == "creating":
+        result.stdout.fnmatch_lines([f"llmbench batch {MODEL}: batch_1 found again*"])
     # The candidate's batch was not submitted again: the judging stages made their own.
     created = llm_server.batches.created
     assert created[0] == "batch_1" and len(created) == 3

@@ -36,14 +36,19 @@ class FakeBatches(BatchAPI):
     def __init__(self, polls: int = 1, end: str = "completed") -> None:
         self.polls, self.end = polls, end
         self.submitted: list[list[dict[str, Any]]] = []
+        self.tags: list[str] = []  # each batch's tag, as the provider keeps it
         self.reads: dict[str, int] = {}
 
     def line(self, custom_id: str, request: ModelRequest) -> dict[str, Any]:
         return {"custom_id": custom_id, "text": request.messages[-1]["content"]}
 
-    async def submit(self, lines: list[dict[str, Any]]) -> str:
+    async def submit(self, lines: list[dict[str, Any]], tag: str) -> str:
         self.submitted.append(lines)
+        self.tags.append(tag)
         return f"b{len(self.submitted)}"
+
+    async def find(self, tag: str) -> str | None:
+        return f"b{self.tags.index(tag) + 1}" if tag in self.tags else None
 
     async def state(self, batch_id: str) -> BatchState:
         self.reads[batch_id] = self.reads.get(batch_id, 0) + 1
@@ -126,7 +131,7 @@ def test_a_pending_batch_is_found_again_and_polled_not_submitted_again(tmp_path:
 
     # The next run with the same cache dir: the same requests wait for that batch.
     again, said = FakeBatches(polls=1), []
-    again.submitted = list(first.submitted)  # the provider still holds batch b1
+    again.submitted, again.tags = list(first.submitted), list(first.tags)  # the provider's b1
     later = _batcher(tmp_path, said)
     replies = asyncio.run(_ask(later, FakeModel(again), ["a", "b"]))
     assert len(again.submitted) == 1  # nothing new submitted
@@ -181,7 +186,7 @@ def test_a_refused_submission_is_one_line_and_the_model_calls_directly_from_then
     tmp_path: Path,
 ) -> None:
     class Refused(FakeBatches):
-        async def submit(self, lines: list[dict[str, Any]]) -> str:
+        async def submit(self, lines: list[dict[str, Any]], tag: str) -> str:
             self.submitted.append(lines)
             raise ModelError("fake (batch): not found: no such endpoint /v1/files")
 
@@ -266,3 +271,53 @@ def test_a_batch_state_that_cannot_be_read_is_one_line_and_direct_calls(tmp_path
     )
     assert batcher.table.state("b1") == "unreadable"
     batcher.close()
+
+
+def test_a_batch_created_by_a_run_killed_before_it_noted_the_id_is_found_by_its_tag(
+    tmp_path: Path,
+) -> None:
+    class Dying(FakeBatches):
+        """The provider creates the batch; the run dies before the id reaches it."""
+
+        async def submit(self, lines: list[dict[str, Any]], tag: str) -> str:
+            await super().submit(lines, tag)
+            await asyncio.Event().wait()  # killed here
+            raise AssertionError("never")
+
+    first = Dying()
+    batcher = _batcher(tmp_path, [])
+
+    async def killed() -> None:
+        asking = asyncio.ensure_future(_ask(batcher, FakeModel(first), ["a", "b"]))
+        while not first.tags:
+            await asyncio.sleep(0.01)
+        asking.cancel()
+
+    asyncio.run(killed())
+    batcher.close()
+    assert BatchTable(tmp_path).pending("key-a", "fake") == (first.tags[0], "key-a", "submitting")
+
+    again, said = FakeBatches(), []
+    again.submitted, again.tags = list(first.submitted), list(first.tags)
+    later = _batcher(tmp_path, said)
+    replies = asyncio.run(_ask(later, FakeModel(again), ["a", "b"]))
+    assert len(again.submitted) == 1  # found by its tag, not submitted again
+    assert [r.text for r in replies] == ["re: a", "re: b"] and replies[0].batch_id == "b1"
+    assert said[0] == "llmbench batch fake: b1 found again (a run stopped creating it)"
+    assert later.table.state("b1") == "completed"
+    later.close()
+
+
+def test_a_batch_noted_but_never_created_is_dropped_and_submitted_anew(tmp_path: Path) -> None:
+    table = BatchTable(tmp_path)
+    table.add("llmbench-lost", "fake", [("key-a", "key-a")], "submitting")
+    table.close()
+    api, said = FakeBatches(), []
+    batcher = _batcher(tmp_path, said)
+    (reply,) = asyncio.run(_ask(batcher, FakeModel(api), ["a"]))
+    batcher.close()
+    assert reply is not None and reply.text == "re: a" and len(api.submitted) == 1
+    assert said[0] == (
+        "llmbench batch fake: the batch a stopped run was creating (llmbench-lost) is not "
+        "found (the provider has no batch with it); its calls are asked again"
+    )
