@@ -3,6 +3,7 @@ finishes, hand each item's fixture its own result, and close everything at the e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,8 @@ def engine_of(config: pytest.Config) -> Engine:
             run_id=winput.get("testrunuid"),
             shared_slots=Path(winput[SLOTS_INPUT]) if SLOTS_INPUT in winput else None,
             window=config.option.maxfail or None,  # -x, --maxfail: items in pytest's order
+            say=_say(config),
+            quiet=config.get_verbosity() < 0,
         )
     return config.stash[_ENGINE_KEY]
 
@@ -122,6 +125,19 @@ def start(session: pytest.Session) -> None:
     engine.start(jobs)
 
 
+def _say(config: pytest.Config) -> Callable[[str], None]:
+    """Where the engine's lines go (--llm-batch): the terminal of a process that has one.
+    An xdist worker's would be lost in its output: there the lines that say calls ran
+    directly are kept for the controller's summary (send_stop_note), the progress dropped."""
+    if _workerinput(config) is not None:
+        kept = config.stash.setdefault(_WORKER_LINES, [])
+        return lambda line: kept.append(line) if "directly" in line else None
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return lambda line: None
+    return lambda line: reporter.write_line(line)
+
+
 def _within_estimate(session: pytest.Session, done: set[str]) -> bool:
     """--llm-estimate: print the run's estimate and exit. --llm-budget-usd: False (and the
     run stopped with one line) when the low estimate is over the budget. Every process
@@ -192,10 +208,13 @@ def stop(config: pytest.Config, reason: str) -> None:
 
 _NOTES_KEY = pytest.StashKey["list[str]"]()
 _NOTE_OUTPUT = "llmbench_stop_note"
+_WORKER_LINES = pytest.StashKey["list[str]"]()  # an xdist worker's --llm-batch notices
+_LINES_OUTPUT = "llmbench_batch_lines"
 
 
 def stop_notes(config: pytest.Config) -> list[str]:
-    """What stopping cancelled, in this process and in the xdist workers that have ended."""
+    """What stopping cancelled, in this process and in the xdist workers that have ended,
+    and the workers' --llm-batch notices (each once)."""
     engine = config.stash.get(_ENGINE_KEY, None)
     own = engine.stop_note() if engine is not None else None
     return [*config.stash.get(_NOTES_KEY, []), *([own] if own else [])]
@@ -207,12 +226,21 @@ def send_stop_note(config: pytest.Config) -> None:
     note = engine.stop_note() if engine is not None else None
     if output is not None and note:
         output[_NOTE_OUTPUT] = f"{config.workerinput['workerid']}: {note}"  # type: ignore[attr-defined]
+    lines = config.stash.get(_WORKER_LINES, [])
+    if output is not None and lines:
+        output[_LINES_OUTPUT] = list(lines)
 
 
 def receive_stop_note(node: Any) -> None:
-    note = getattr(node, "workeroutput", {}).get(_NOTE_OUTPUT)
+    output = getattr(node, "workeroutput", {})
+    notes = node.config.stash.setdefault(_NOTES_KEY, [])
+    note = output.get(_NOTE_OUTPUT)
     if note:
-        node.config.stash.setdefault(_NOTES_KEY, []).append(note)
+        notes.append(note)
+    for line in output.get(_LINES_OUTPUT, ()):
+        said = str(line).removeprefix("llmbench ")  # the summary says "llmbench: " itself
+        if said not in notes:
+            notes.append(said)
 
 
 def close(config: pytest.Config) -> None:

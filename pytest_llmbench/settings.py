@@ -226,6 +226,10 @@ class Settings:
         "estimate", boolean, False, switch=True,
         help="print the selected items' calls, tokens and cost per model and role (low / "
         "expected / high) and exit without calling a model")  # fmt: skip
+    batch: bool = option(
+        "batch", boolean, False, switch=True,
+        help="single-shot items' calls go through the provider's batch API (OpenAI-compatible; may "
+        "take hours) at its batch rates; pending batches resume from --llm-cache-dir")  # fmt: skip
 
     def structured_output(self, model: str) -> str:
         return self.structured_outputs.get(model, self.structured_outputs.get("", "auto"))

@@ -35,6 +35,9 @@ Policies (all replaceable per test):
                                      Anthropic request (below) its prefix marked with
                                      cache_control, read when seen before, else written
 
+Batches: the files and batches endpoints (tests/llm_batches.py, policy on `batches`)
+answer each line of a batch by the same policies, recorded with `_batch` (the batch id).
+
 Besides chat completions the server takes Anthropic's Messages API (`.../messages`, where
 litellm sends `anthropic/...` models given an api_base; tests/llm_anthropic.py): answered
 by the same policies, each recorded with the body as it arrived under `_wire`.
@@ -66,6 +69,7 @@ from typing import Any
 
 from pytest_llmbench.judging.prompts import EVALUATOR_SYSTEM
 from tests import llm_anthropic
+from tests.llm_batches import BatchDesk
 from tests.llm_prompt_cache import PromptCache
 from tests.llm_stream import StreamPacing, events, schedule, wait_until
 
@@ -159,6 +163,8 @@ class FakeLLMServer:
     last_at: float | None = None
     # What the policy's prompt_cache has seen (tests/llm_prompt_cache.py).
     prompt_cache: PromptCache = field(default_factory=PromptCache)
+    # The files and batches endpoints (tests/llm_batches.py).
+    batches: BatchDesk = field(default_factory=BatchDesk)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -232,8 +238,11 @@ class FakeLLMServer:
         by_body = self.policy.status_of_request(body)
         return by_body if by_body is not None else self.policy.status(role, n)
 
-    def reply(self, body: dict[str, Any], wire: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A chat.completion answering `body`; `wire`: the Anthropic request it stands for."""
+    def reply(
+        self, body: dict[str, Any], wire: dict[str, Any] | None = None, batch: str | None = None
+    ) -> dict[str, Any]:
+        """A chat.completion answering `body`; `wire`: the Anthropic request it stands for;
+        `batch`: the batch whose line it is."""
         messages = body.get("messages", [])
         role = self.role_of(body)
         message: dict[str, Any] | None = None
@@ -264,6 +273,8 @@ class FakeLLMServer:
             text = answer if isinstance(answer, str) else str(answer.get("content") or "")
         with self._lock:
             seen = {**body, "_role": role, "_images": image_digests(messages)}
+            if batch is not None:
+                seen["_batch"] = batch
             self.requests.append({**seen, "_wire": wire} if wire is not None else seen)
         prompt_tokens = prompt_size(self.policy.real, messages)
         calls = (message or {}).get("tool_calls") or []
@@ -345,10 +356,44 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
             pass
 
+        def _json(self, status: int, payload: dict[str, Any] | bytes) -> None:
+            data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except OSError:  # the client went away (a killed run)
+                self.close_connection = True
+
+        def do_GET(self) -> None:
+            parts = self.path.split("?")[0].rstrip("/").split("/")
+            if parts[-1] == "batches":
+                self._json(*server.batches.listed())
+                return
+            if len(parts) >= 2 and parts[-2] == "batches":
+                self._json(
+                    *server.batches.retrieve(parts[-1], lambda b, i: server.reply(b, batch=i))
+                )
+                return
+            content = server.batches.content(parts[-2]) if parts[-1] == "content" else None
+            if content is None:
+                self.send_error(404)
+                return
+            self._json(200, content)
+
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", 0))
-            body = json.loads(self.rfile.read(length) or b"{}")
+            raw = self.rfile.read(length)
             path = self.path.rstrip("/")
+            if path.endswith("/files"):
+                self._json(*server.batches.upload(self.headers.get("Content-Type", ""), raw))
+                return
+            body = json.loads(raw or b"{}")
+            if path.endswith("/batches"):
+                self._json(*server.batches.create(body))
+                return
             wire = None
             if path.endswith("/messages"):
                 wire, body = body, llm_anthropic.as_chat(body)

@@ -30,6 +30,8 @@ from ..schema.vocabulary import ItemStatus
 from ..settings import Settings
 from ..tasks.case import Case, Generation
 from ..tasks.pipeline import run_item, summarise
+from .batch_table import BatchTable
+from .batches import Batcher
 from .budget import Ledger
 from .cache import RequestCache
 from .limiter import SHARED_SLOTS_AVAILABLE
@@ -59,6 +61,8 @@ class Engine:
         run_id: str | None = None,
         shared_slots: Path | None = None,
         window: int | None = None,
+        say: Callable[[str], None] = print,
+        quiet: bool = False,
     ) -> None:
         self.settings = settings
         self._window = window
@@ -76,6 +80,16 @@ class Engine:
             cache_mode=settings.cache,
             cache=RequestCache(settings.cache_dir) if settings.cache != "off" else None,
             prices=dict(settings.prices),
+            # --llm-batch: `say` shows the batches' progress (the terminal, or nothing);
+            # `quiet` (pytest -q) leaves out the states before a batch's last.
+            batches=Batcher(
+                BatchTable(settings.cache_dir),
+                say,
+                configured=frozenset(settings.prices),
+                quiet=quiet,
+            )
+            if settings.batch
+            else None,
         )
         if settings.budget_usd is not None:
             self.services.ledger = Ledger(

@@ -28,7 +28,8 @@ from typing import Any
 from ..errors import FormatError
 from ..judging.prompts import evaluator_messages, grader_messages, metric_report
 from ..models.base import ModelRequest
-from ..models.litellm_model import prompt_tokens, token_prices
+from ..models.litellm_batch import batch_prices, routes_to_openai
+from ..models.litellm_model import litellm_module, prompt_tokens, token_prices
 from ..models.prompt_cache import TokenPrices
 from ..models.registry import is_offline
 from ..reporting.reader import read_results
@@ -101,6 +102,7 @@ class RoleLine:
 class Estimate:
     lines: dict[tuple[str, Role], RoleLine] = field(default_factory=dict)
     sources: Counter[str] = field(default_factory=Counter)  # where output figures came from
+    batched: set[str] = field(default_factory=set)  # models at batch rates (--llm-batch)
 
     def line(self, model: str, role: Role) -> RoleLine:
         return self.lines.setdefault((model, role), RoleLine(model, role))
@@ -142,20 +144,30 @@ class Estimator:
         self._history = _history(settings)
         reads = settings.cache in ("on", "replay") and (settings.cache_dir / CACHE_FILE).is_file()
         self._cache = RequestCache(settings.cache_dir) if reads else None
-        self._prices: dict[str, TokenPrices | None] = {}
+        self._prices: dict[tuple[str, bool], TokenPrices | None] = {}
+        self._batched = False  # the item being added goes through batches
 
     def close(self) -> None:
         if self._cache is not None:
             self._cache.close()
 
-    def prices(self, model: str) -> TokenPrices | None:
-        """--llm-price (no cache rates: cached input at the input rate), else litellm's."""
-        if model not in self._prices:
+    def prices(self, model: str, batched: bool = False) -> TokenPrices | None:
+        """--llm-price (no cache rates: cached input at the input rate), else litellm's;
+        `batched` (--llm-batch, a single-shot item): its batch rates where the table has
+        them and the model's provider takes batches (models/litellm_batch.py)."""
+        if (model, batched) not in self._prices:
             own = self.settings.prices.get(model)
-            self._prices[model] = (
-                TokenPrices(own[0] / 1e6, own[1] / 1e6) if own else token_prices(model)
+            rates = batch_rates(model) if batched and not own else None
+            if rates is not None:
+                self.estimate.batched.add(model)
+            self._prices[model, batched] = (
+                TokenPrices(own[0] / 1e6, own[1] / 1e6)
+                if own
+                else TokenPrices(*rates)
+                if rates
+                else token_prices(model)
             )
-        return self._prices[model]
+        return self._prices[model, batched]
 
     def _add(
         self,
@@ -167,10 +179,12 @@ class Estimator:
         cached: tuple[float, float] = (0.0, 0.0),
     ) -> None:
         if not is_offline(model):
-            self.estimate.line(model, role).add(calls, inputs, outputs, self.prices(model), cached)
+            prices = self.prices(model, self._batched)
+            self.estimate.line(model, role).add(calls, inputs, outputs, prices, cached)
 
     def add(self, case: Case, model: str) -> None:
         """One item: the case run by `model`."""
+        self._batched = self.settings.batch and not case.scenario.is_dialog
         dataset = case.dataset.name if case.dataset else None
         earlier = self._history.get((model, case.scenario.id, dataset))
         if earlier is not None and self._cached(case, model):
@@ -265,6 +279,12 @@ class Estimator:
                 )
 
 
+def batch_rates(model: str) -> tuple[float, float] | None:
+    """litellm's batch rates of a model whose calls --llm-batch can batch, else None."""
+    module = litellm_module()
+    return batch_prices(module, model) if routes_to_openai(module, model) else None
+
+
 def _tuple(r: Range) -> tuple[float, float, float]:
     return r.low, r.expected, r.high
 
@@ -301,6 +321,12 @@ def render(estimate: Estimate, items: int) -> list[str]:
         lines.append(
             "output tokens from: "
             + ", ".join(f"{n} item(s) {src}" for src, n in sorted(estimate.sources.items()))
+        )
+    if estimate.batched:
+        lines.append(
+            "--llm-batch: single-shot items of "
+            + ", ".join(sorted(estimate.batched))
+            + " at litellm's batch rates; other models and dialogs at the normal rates"
         )
     return lines
 

@@ -5,6 +5,11 @@ Each try of a call ends at the request's timeout (--llm-timeout), however the pr
 sends its reply (a body trickled byte by byte never trips a read timeout); it is then a
 retryable ModelError, tried again like a 5xx.
 
+With --llm-batch a batchable call (models.base.BATCHABLE) of a model with a batch API
+goes from the cache and in-flight sharing, through the budget check, into a provider
+batch (execution/batches.py) instead of the limiter, retries and timeout; when the batch
+gives it no reply, it is called directly as above.
+
 The pipeline and the models stay unaware of it: a ManagedModel is itself a Model.
 """
 
@@ -19,8 +24,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import BudgetExhausted, LLMBenchError, ModelError, RunStopped
-from ..models.base import CALLS_AFTER, QUEUE_CLOCK, Model, ModelReply, ModelRequest, bounded
+from ..models.base import (
+    BATCHABLE,
+    CALLS_AFTER,
+    QUEUE_CLOCK,
+    Model,
+    ModelReply,
+    ModelRequest,
+    bounded,
+)
 from ..schema.vocabulary import CacheMode
+from .batches import Batcher
 from .budget import Ledger, Prices, reply_cost
 from .cache import RequestCache, request_key
 from .limiter import AdaptiveLimiter, SharedSlots
@@ -64,6 +78,8 @@ class Services:
     fetched: set[str] = field(default_factory=set)
     # Why the run stopped (-x, --maxfail, Ctrl-C, end of session): no call starts after it.
     stopped: str | None = None
+    # --llm-batch: batchable calls go through provider batches (execution/batches.py).
+    batches: Batcher | None = None
 
     def limiter(self, model: str) -> AdaptiveLimiter:
         if model not in self.limiters:
@@ -78,7 +94,7 @@ class Services:
         for limiter in self.limiters.values():
             if limiter.shared is not None:
                 limiter.shared.close()
-        for resource in (self.cache, self.ledger):
+        for resource in (self.cache, self.ledger, self.batches):
             if resource is not None:
                 resource.close()
 
@@ -160,7 +176,7 @@ class ManagedModel(Model):
                     "(--llm-cache=replay makes no calls; record it first with --llm-cache=on)"
                 )
         if cache is None:
-            return await self._call(request)
+            return await self._send(request, key)
         running = services.in_flight.get(key)
         if running is not None and not fresh:
             try:
@@ -172,7 +188,7 @@ class ManagedModel(Model):
         future: asyncio.Future[ModelReply] = asyncio.get_running_loop().create_future()
         services.in_flight[key] = future
         try:
-            reply = await self._call(request)
+            reply = await self._send(request, key)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -209,6 +225,31 @@ class ManagedModel(Model):
                 f"{request.timeout:g} s (--llm-timeout)",
                 retryable=True,
             ) from None
+
+    async def _send(self, request: ModelRequest, key: str) -> ModelReply:
+        """The call through a provider batch when it may go in one (--llm-batch), else
+        directly. A batched call is counted and paid like a direct one."""
+        services, batches = self.services, self.services.batches
+        batchable = BATCHABLE.get()
+        if batches is None or not batchable:
+            if batches is not None and batchable is False:
+                batches.in_dialog(self.name)
+            return await self._call(request)
+        services.check_budget()
+        reply = await batches.complete(
+            self.inner, request, lambda: key or request_key(self.name, self.api_base, request)
+        )
+        if reply is None:
+            return await self._call(request)
+        state = CURRENT_ITEM.get()
+        if state is not None:
+            state.calls += 1
+        cost = reply_cost(self.name, reply, services.prices)
+        if services.ledger is not None and cost:
+            services.ledger.add(cost)
+        # A configured price (--llm-price) wins over the table's batch rate.
+        priced = reply.batch_priced and self.name not in services.prices
+        return bounded(replace(reply, cost_usd=cost, batch_priced=priced))
 
     async def _call(self, request: ModelRequest) -> ModelReply:
         services = self.services

@@ -91,6 +91,8 @@ def call_record(role: str, reply: ModelReply) -> CallRecord:
         generation_s=reply.generation_s,
         first_token_s=reply.first_token_s,
         last_token_s=reply.last_token_s,
+        batch_id=reply.batch_id,
+        batch_priced=reply.batch_priced,
     )
 
 

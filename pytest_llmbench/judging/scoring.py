@@ -123,7 +123,10 @@ def generation_rate(calls: Sequence[CallRecord]) -> tuple[float | None, RateBasi
     every call streamed, the time from its first token to its last, over the tokens after
     the first ("stream": queueing and prompt reading left out); else the calls' whole
     latency ("call"). Offline models give no token counts, so no rate; llmbench/replay
-    gives the published run's."""
+    gives the published run's. A call that waited in a provider batch (--llm-batch)
+    measures the batch's wait, not generation: no rate."""
+    if any(c.batch_id for c in calls):
+        return None, None
     timed = [c.generation_s for c in calls]
     if calls and all(t is not None and t > 0 for t in timed):
         tokens = sum(c.completion_tokens or 0 for c in calls)

@@ -107,6 +107,11 @@ class ModelReply:
     # The form a request with a response_schema was sent in (models/structured.py); None
     # when the model does not say (the schema was then sent as it is, or not asked for).
     structured: StructuredForm | None = None
+    # --llm-batch: the provider batch the reply came through (its latency_s is then the
+    # wait for the batch, not a measure of generation), and whether cost_usd is at the
+    # batch rate (False: the model has no batch price known, so its normal price).
+    batch_id: str | None = None
+    batch_priced: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -167,6 +172,96 @@ QUEUE_CLOCK: contextvars.ContextVar[QueueClock | None] = contextvars.ContextVar(
 # start sooner (execution/limiter.py).
 CALLS_AFTER: contextvars.ContextVar[int] = contextvars.ContextVar("llmbench_calls_after", default=0)
 
+# Whether the task's calls may wait in a provider batch (--llm-batch): set by the pipeline,
+# True for single-shot items, whose calls do not depend on one another within a stage;
+# False for a dialog (each turn answers the last); None (a team's ordinary tests): direct.
+BATCHABLE: contextvars.ContextVar[bool | None] = contextvars.ContextVar(
+    "llmbench_batchable", default=None
+)
+
+
+# -- provider batch APIs (--llm-batch; execution/batches.py) ------------------------------
+# A model that has one returns a BatchAPI from `Model.batch_api()`: it writes a request as
+# one line of a batch file, submits lines as one batch, reads the batch's state and, once
+# it is done, each line's result; it turns a line's result into the ModelReply a direct
+# call would have given (priced at the batch rate where known). Everything a batch returns
+# is the provider's (or an attacker's) text: a line whose result cannot be read is an
+# error of that line only, never of the batch or the run.
+
+# The states after which a batch changes no more (OpenAI's words); only "completed" has
+# results to read. "cancelling" still ends as "cancelled".
+FINAL_STATES = frozenset({"completed", "failed", "expired", "cancelled"})
+
+
+@dataclass(frozen=True)
+class BatchState:
+    """One batch as the provider reports it."""
+
+    id: str
+    status: str  # validating, in_progress, finalizing, completed, failed, expired, ...
+    done: int = 0  # lines answered so far (completed + failed)
+    total: int = 0
+    output_file: str | None = None
+    error_file: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINAL_STATES
+
+
+@dataclass(frozen=True)
+class LineResult:
+    """One line's outcome: the response body a direct call would have had, or why there
+    is none (the line's error)."""
+
+    body: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class BatchAPI(ABC):
+    """One model's access to its provider's batch API."""
+
+    # Names the provider in messages ("openai").
+    provider: str = ""
+
+    @abstractmethod
+    def line(self, custom_id: str, request: ModelRequest) -> dict[str, Any]:
+        """`request` as one line of a batch file, under `custom_id`."""
+
+    def admit(self, request: ModelRequest) -> None:
+        """Raise what a direct call would raise before sending `request` (e.g. a
+        ContextWindowError), so that its caller learns it before the batch is written."""
+        return None
+
+    @abstractmethod
+    async def submit(self, lines: list[dict[str, Any]], tag: str) -> str:
+        """Upload `lines` as one file and submit it as one batch carrying `tag` (in its
+        metadata); the batch's id."""
+
+    async def find(self, tag: str) -> str | None:
+        """The id of a recent batch submitted with `tag`; None when there is none (or the
+        provider cannot list its batches)."""
+        return None
+
+    @abstractmethod
+    async def state(self, batch_id: str) -> BatchState:
+        """The batch's current state (a ModelError when it cannot be read)."""
+
+    @abstractmethod
+    async def results(self, state: BatchState) -> dict[str, LineResult]:
+        """custom_id -> the line's result, read from a finished batch's output and error
+        files; a line missing from both is missing here."""
+
+    def price_basis(self) -> str:
+        """How its replies are priced, in words ("at litellm's batch rates", ...)."""
+        return "as the model reports it"
+
+    @abstractmethod
+    def reply(self, request: ModelRequest, body: dict[str, Any], waited_s: float) -> ModelReply:
+        """A line's response body as the reply to `request`; `waited_s`: seconds from the
+        batch's submission (or from this run's first poll of it) to its results. Raises
+        ModelError when the body is not a usable reply."""
+
 
 class Model(ABC):
     """The interface every model implements (a plugin's too: return one from the
@@ -197,6 +292,11 @@ class Model(ABC):
         (judges are asked for a structured report when it can). A model that may fall back
         to another form says which in ModelReply.structured."""
         return False
+
+    def batch_api(self) -> BatchAPI | None:
+        """The provider's batch API for this model (BatchAPI above), used with
+        --llm-batch; None: the model is called directly."""
+        return None
 
     def forget(self, request: ModelRequest) -> None:
         """Drop any stored reply to `request` (the judge could not use it), so the next

@@ -16,7 +16,8 @@ from typing import Any
 
 from ..errors import ConfigError, ContextWindowError, ModelError
 from ..schema.vocabulary import StructuredForm
-from .base import Model, ModelReply, ModelRequest
+from .base import BatchAPI, Model, ModelReply, ModelRequest
+from .litellm_batch import OpenAIBatches, routes_to_openai
 from .prompt_cache import TokenPrices, cache_tokens, marked, needs_marks
 from .provider_errors import model_error, provider_message
 from .reply_parts import first_token_logprobs, tool_calls
@@ -241,6 +242,23 @@ class LiteLLMModel(Model):
         """litellm knows the model takes a schema; or a local server (api_base), which
         litellm cannot know: its form is found by the fallback chain (models/structured.py)."""
         return self.api_base is not None or supports_response_schema(self.name)
+
+    def batch_api(self) -> BatchAPI | None:
+        """OpenAI's batch API for models litellm routes to openai (models/litellm_batch.py);
+        a structured request goes in the form this model takes so far (models/structured.py)."""
+        if not routes_to_openai(litellm_module(), self.name):
+            return None
+
+        def form(request: ModelRequest) -> StructuredForm | None:
+            return self.forms.form if request.response_schema else None
+
+        return OpenAIBatches(
+            self.name,
+            litellm_module,
+            lambda request: self._kwargs(request, form(request)),
+            lambda request, got: self._reply(request, form(request), got, 0.0, TokenTimes()),
+            self.check_fits,
+        )
 
     def _messages(self, request: ModelRequest) -> list[dict[str, Any]]:
         """The request's messages, its stable prefix marked for caching when the provider

@@ -22,6 +22,8 @@ class ModelUsage:
     cache_write_tokens: int = 0  # of prompt_tokens: written to it
     cost_usd: float = 0.0
     priced: bool = False
+    batched: int = 0  # paid calls that went through a provider batch (--llm-batch)
+    batch_priced: int = 0  # of them: priced at litellm's batch rates
 
     def count(self, call: CallRecord) -> None:
         """Add `call` (a reply from our request cache costs nothing)."""
@@ -35,6 +37,9 @@ class ModelUsage:
         if call.cost_usd is not None and not call.cached:
             self.cost_usd += call.cost_usd
             self.priced = True
+        if call.batch_id is not None and not call.cached:
+            self.batched += 1
+            self.batch_priced += call.batch_priced
 
 
 def item_calls(item: ItemResult) -> Iterator[CallRecord]:
@@ -92,4 +97,15 @@ def usage_lines(
         "calls made in this run; cached replies cost nothing; cached in: input tokens read "
         "from the provider's prompt cache (in tokens include them), at its cache read rate"
     )
-    return lines + note
+    return lines + batch_notes(table) + note
+
+
+def batch_notes(table: dict[str, ModelUsage]) -> list[str]:
+    """What basis the batched calls of each model were priced on (--llm-batch)."""
+    return [
+        f"{name}: {u.batched} call(s) through provider batches, {u.batch_priced} at litellm's "
+        f"batch rates, {u.batched - u.batch_priced} at the normal rate (no batch rate known, "
+        "or --llm-price)"
+        for name, u in sorted(table.items())
+        if u.batched
+    ]

@@ -35,10 +35,12 @@ from .vocabulary import (
 #    leaderboard.json's pass_quality is named pass_threshold: "score" is the formula's.
 # 4: the prompt cache's input tokens (cache_read_tokens, cache_write_tokens) on CallRecord
 #    and Usage; 0 in older lines, which did not record them.
-# 5: the result is unchanged; its line is in the stored form (schema/stored.py: fields at
+# 5: the line is in the stored form (schema/stored.py: fields at
 #    their default left out, criteria once per item, every string of stored.TEXT_MIN
 #    characters or more a reference {"$text": ID} to the report dir's texts.jsonl and
-#    dict keys starting with "$" escaped: schema/texts.py, reporting/textstore.py).
+#    dict keys starting with "$" escaped: schema/texts.py, reporting/textstore.py);
+#    a call's batch (batch_id, batch_priced), whose defaults say what older lines meant:
+#    a direct call.
 SCHEMA_VERSION = 5
 
 
@@ -95,6 +97,17 @@ class CallRecord(Schema):
         description="dialogs: the function calls of the reply, {id, name, arguments} as written",
     )
     turn: int | None = Field(default=None, description="dialogs: the turn (from 1) of the call")
+    batch_id: str | None = Field(
+        default=None,
+        description="--llm-batch: the provider batch the call went through (latency_s is then "
+        "the wait for the batch, and no generation rate is measured); null: a direct call",
+    )
+    batch_priced: bool = Field(
+        default=False,
+        description="cost_usd is at litellm's batch rates (input/output_cost_per_token_batches); "
+        "false on a batched call: the table has no batch rate for the model (or --llm-price "
+        "set one price), so it is at the normal rate",
+    )
 
 
 class ToolEvent(Schema):

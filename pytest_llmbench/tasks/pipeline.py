@@ -30,7 +30,7 @@ from ..judging.scoring import (
 )
 from ..judging.statistics import judge_agreement
 from ..metrics.answer_metrics import prepare_baseline
-from ..models.base import CALLS_AFTER, Model, ModelRequest, TaskContext
+from ..models.base import BATCHABLE, CALLS_AFTER, Model, ModelRequest, TaskContext
 from ..schema.results import (
     AttemptResult,
     CallRecord,
@@ -205,6 +205,8 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
     before it stay in the result.
     """
     chained = gives_feedback(case, gen)
+    # A single-shot item's calls may wait in a provider batch (--llm-batch); a dialog's not.
+    BATCHABLE.set(not case.scenario.is_dialog)
     # The similarity baseline takes CPU seconds for a large dataset: computed while the
     # first attempt's calls run; each attempt's metrics wait for it rather than redo it.
     baseline = asyncio.ensure_future(

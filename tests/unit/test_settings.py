@@ -100,7 +100,7 @@ def test_the_leaderboard_keeps_its_settings_keys_in_order(pytester: pytest.Pytes
         "replay_dir", "tool_protocols",
         # Options added since: after the ones leaderboard.json always had.
         "scenario_roots", "judge_max_tokens", "grader_max_tokens", "context_windows",
-        "structured_outputs", "functional", "feedback", "min_functional", "estimate",
+        "structured_outputs", "functional", "feedback", "min_functional", "estimate", "batch",
     ]  # fmt: skip
 
 

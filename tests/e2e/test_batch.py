@@ -1,0 +1,237 @@
+"""--llm-batch (issue 28, point 2) through litellm against the local test server's files
+and batches endpoints (tests/llm_batches.py): the same scores as direct calls, no chat
+call for the batched roles, the batch price on every record, and a run killed with
+SIGKILL while its batch is pending that the next run resumes without submitting it
+again. An offline model with --llm-batch says so once and runs as today."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_llmbench.models.litellm_model import litellm_module
+from tests.conftest import read_leaderboard, read_results
+from tests.llm_server import FakeLLMServer
+
+MODEL = "openai/gpt-4o-mini"  # litellm's table has batch rates for both
+JUDGE = "openai/gpt-4.1-mini"
+# The rate term needs a generation time, which a batch does not give: compared under a
+# formula without it.
+FORMULA = "--llm-score-formula=sum8"
+
+
+def _args(server: FakeLLMServer, *extra: str) -> list[str]:
+    return [
+        f"--llm-model={MODEL}",
+        f"--llm-judge={JUDGE}",
+        f"--llm-api-base={server.base_url}",
+        "--llm-attempts=1",
+        FORMULA,
+        "-p",
+        "no:randomly",
+        *extra,
+    ]
+
+
+def _rows(root: Path) -> list[dict[str, Any]]:
+    """The leaderboard's rows without the figures a batch cannot share with direct calls
+    (the generation rate, cost, latency and usage)."""
+    rows = read_leaderboard(root)["leaderboard"]["models"]
+    kept = (
+        "model", "items", "scored", "unscored", "errors", "score", "accuracy", "completeness",
+        "pass_rate", "judge_agreement", "metric_sources", "grade_methods", "candidate_tokens",
+        "judge_tokens",
+    )  # fmt: skip
+    assert all(row["score"] is not None for row in rows)
+    return [{k: row[k] for k in kept} for row in rows]
+
+
+def _scores(root: Path) -> dict[str, tuple[Any, Any]]:
+    return {i["scenario"]: (i["accuracy"], i["completeness"]) for i in read_results(root)}
+
+
+def test_a_batch_run_scores_as_a_direct_run_at_the_batch_price(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    direct = pytester.runpytest(*_args(llm_server, "--llm-cache=off"))
+    assert direct.ret == 0, direct.stdout.str()
+    expected_rows, expected_scores = _rows(project), _scores(project)
+    direct_requests = len(llm_server.requests)
+    assert not llm_server.batches.created
+
+    chat_calls = dict(llm_server.calls)
+    result = pytester.runpytest(*_args(llm_server, "--llm-cache=off", "--llm-batch"))
+    assert result.ret == 0, result.stdout.str()
+    assert _rows(project) == expected_rows
+    assert _scores(project) == expected_scores
+
+    # The server: batches, one per model and stage, and no chat call of the batched run.
+    assert llm_server.calls == chat_calls
+    batched = llm_server.requests[direct_requests:]
+    assert batched and all("_batch" in r for r in batched)
+    assert sorted({r["_role"] for r in batched}) == ["candidate", "evaluator", "grader"]
+    assert len(llm_server.batches.created) == 3  # the two items' calls share each stage
+    result.stdout.fnmatch_lines(
+        [
+            "llmbench batch openai/gpt-4o-mini: batch_1 submitted (2 candidate call(s), priced at litellm's batch rates)*"
+        ]
+    )
+    assert any("/2 completed" in line for line in result.outlines)
+    result.stdout.fnmatch_lines(
+        [
+            "openai/gpt-4.1-mini: 6 call(s) through provider batches, 6 at litellm's batch "
+            "rates, 0 at the normal rate*",
+            "openai/gpt-4o-mini: 2 call(s) through provider batches, 2 at litellm's batch "
+            "rates, 0 at the normal rate*",
+        ]
+    )
+
+    # Every record: through a batch, at litellm's batch rates.
+    module = litellm_module()
+    for item in read_results(project):
+        for call in item["attempts"][0]["calls"]:
+            assert call["batch_id"] in llm_server.batches.created and call["batch_priced"]
+            info = module.get_model_info(call["model"])
+            expected = (
+                call["prompt_tokens"] * info["input_cost_per_token_batches"]
+                + call["completion_tokens"] * info["output_cost_per_token_batches"]
+            )
+            assert call["cost_usd"] == pytest.approx(expected)
+        assert item["generation_rate"] is None  # a batch's wait is no generation time
+
+
+def _paid(root: Path) -> float:
+    return sum(c["cost_usd"] for i in read_results(root) for a in i["attempts"] for c in a["calls"])
+
+
+def _estimated(result: pytest.RunResult) -> float:
+    line = next(x for x in result.outlines if x.startswith("total cost USD: "))
+    return float(re.findall(r"\d+\.\d+", line)[1])  # low / expected / high
+
+
+def test_the_estimate_with_batch_is_at_the_batch_rates_and_matches_the_batch_run(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    pytester.runpytest(*_args(llm_server, "--llm-cache=off"))
+    direct = _paid(project)
+    plain = _estimated(pytester.runpytest(*_args(llm_server, "--llm-cache=off", "--llm-estimate")))
+    estimate = pytester.runpytest(
+        *_args(llm_server, "--llm-cache=off", "--llm-estimate", "--llm-batch")
+    )
+    estimate.stdout.fnmatch_lines(
+        [f"--llm-batch: single-shot items of {JUDGE}, {MODEL} at litellm's batch rates*"]
+    )
+    batched = _estimated(estimate)
+    pytester.runpytest(*_args(llm_server, "--llm-cache=off", "--llm-batch"))
+    paid = _paid(project)
+    # Both models' batch rates are half their normal rates in litellm's table.
+    assert plain == pytest.approx(direct, abs=2e-6) and batched == pytest.approx(
+        plain / 2, abs=2e-6
+    )
+    assert paid == pytest.approx(batched, abs=2e-6)
+
+
+@pytest.mark.parametrize("when", ["pending", "creating"])
+def test_a_run_killed_while_its_batch_is_pending_resumes_it(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer, when: str
+) -> None:
+    """`pending`: killed once the batch was polled (noted by its id); `creating`: killed
+    once the server created it, before the run could learn its id (noted by its tag)."""
+    args = _args(llm_server, "--llm-batch", "-k", "Explain")
+    direct = pytester.runpytest(*_args(llm_server, "--llm-cache=off", "-k", "Explain"))
+    assert direct.ret == 0, direct.stdout.str()
+    expected = _scores(project)
+
+    desk = llm_server.batches
+    desk.hold, desk.hold_create = True, when == "creating"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.Popen(
+        [sys.executable, "-m", "pytest", *args],
+        cwd=project,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (desk.created and (desk.hold_create or desk.polled("batch_1"))):
+            assert run.poll() is None and time.monotonic() < deadline, "no batch was created"
+            time.sleep(0.05)
+        run.send_signal(signal.SIGKILL)
+        run.wait(30)
+    finally:
+        if run.poll() is None:
+            run.kill()
+        desk.released.set()  # a held creation's reply goes to the killed run
+    assert desk.created == ["batch_1"]
+    candidates = [r for r in llm_server.requests if r["_role"] == "candidate"]
+
+    desk.hold = desk.hold_create = False
+    result = pytester.runpytest(*args)
+    assert result.ret == 0, result.stdout.str()
+    assert _scores(project) == expected
+    if when == "creating":
+        result.stdout.fnmatch_lines([f"llmbench batch {MODEL}: batch_1 found again*"])
+    # The candidate's batch was not submitted again: the judging stages made their own.
+    created = llm_server.batches.created
+    assert created[0] == "batch_1" and len(created) == 3
+    (item,) = read_results(project)
+    calls = item["attempts"][0]["calls"]
+    assert [c["batch_id"] for c in calls if c["role"] == "candidate"] == ["batch_1"]
+    answered = [r for r in llm_server.requests if r["_role"] == "candidate"]
+    assert len(answered) == len(candidates) + 1 and answered[-1]["_batch"] == "batch_1"
+
+    # The batch's replies were cached: a third run submits nothing and calls nothing.
+    seen = len(llm_server.requests)
+    again = pytester.runpytest(*args)
+    assert again.ret == 0, again.stdout.str()
+    assert len(llm_server.batches.created) == 3 and len(llm_server.requests) == seen
+    assert _scores(project) == expected
+
+
+def test_an_expired_batch_is_one_line_and_its_calls_run_directly(
+    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+) -> None:
+    direct = pytester.runpytest(*_args(llm_server, "--llm-cache=off", "-k", "Explain"))
+    assert direct.ret == 0, direct.stdout.str()
+    expected, chat = _scores(project), dict(llm_server.calls)
+
+    llm_server.batches.end_state = "expired"
+    result = pytester.runpytest(*_args(llm_server, "--llm-batch", "-k", "Explain"))
+    assert result.ret == 0, result.stdout.str()
+    assert _scores(project) == expected
+    ended = [x for x in result.outlines if "ended expired" in x]
+    assert ended == [
+        f"llmbench batch {model}: {batch} ended expired; its calls run directly"
+        for model, batch in [(MODEL, "batch_1"), (JUDGE, "batch_2"), (JUDGE, "batch_3")]
+    ]
+    # Each stage was submitted once, then called directly: twice the chat calls.
+    assert {role: n - chat[role] for role, n in llm_server.calls.items()} == chat
+    calls = read_results(project)[0]["attempts"][0]["calls"]
+    assert all(c["batch_id"] is None and not c["batch_priced"] for c in calls)
+
+
+def test_an_offline_model_with_batch_says_so_once_and_runs_as_today(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    said = "llmbench/echo: an offline model has no batch API; its calls run directly"
+    result = pytester.runpytest("--llm-model=llmbench/echo", "--llm-batch")
+    assert [x for x in result.outlines if x.startswith("llmbench batch")] == [
+        f"llmbench batch: {said}"
+    ]
+    items = read_results(project)
+    assert len(items) == 2 and {i["model"] for i in items} == {"llmbench/echo"}
+    calls = [c for i in items for a in i["attempts"] for c in a["calls"]]
+    assert calls and all(c["batch_id"] is None for c in calls)
+
+    # Under xdist both workers say it; the controller's summary says it once.
+    result = pytester.runpytest("--llm-model=llmbench/echo", "--llm-batch", "-n", "2")
+    assert [x for x in result.outlines if "batch API" in x] == [f"llmbench: batch: {said}"]
