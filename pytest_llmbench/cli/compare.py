@@ -30,13 +30,12 @@ from statistics import fmean
 from typing import Any
 
 from ..errors import ConfigError
-from ..folders import default_cache_dir
 from ..judging import paired
 from ..reporting import leaderboard, markdown
 from ..reporting.history import report_dir_of
 from ..reporting.runs import Run, common_attempts, common_formula, load_run, warn
 from . import pairs
-from .options import add_score_formula
+from .options import add_cache_dir, add_score_formula, cache_dir
 
 ALL = "(all)"
 
@@ -80,6 +79,7 @@ def add_parser(subparsers: Any) -> None:
         help="exit 1 when a score's difference interval lies entirely below -DELTA",
     )
     add_score_formula(parser)
+    add_cache_dir(parser)
     parser.set_defaults(handler=run)
 
 
@@ -162,7 +162,7 @@ def render(rows: Sequence[Change]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     # a run id of the history (llmbench history) stands for its report dir
-    cache = default_cache_dir(Path.cwd())
+    cache = cache_dir(args)
     args.dirs = [report_dir_of(ref, cache) for ref in args.dirs]
     if args.models is not None:
         if args.fail_on_regression is not None:

@@ -10,13 +10,12 @@ of one) stands for its report dir in `llmbench compare`.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from ..folders import default_cache_dir
 from ..reporting.history import runs, trend
 from ..reporting.markdown import table
+from .options import add_cache_dir, cache_dir
 
 
 def add_parser(subparsers: Any) -> None:
@@ -26,17 +25,12 @@ def add_parser(subparsers: Any) -> None:
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
     parser.add_argument("--model", metavar="M", help="print this model's scores run by run")
-    parser.add_argument(
-        "--cache-dir",
-        type=Path,
-        metavar="DIR",
-        help="the cache folder holding history.sqlite (default: .llmbench_cache here)",
-    )
+    add_cache_dir(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    cache: Path = args.cache_dir or default_cache_dir(Path.cwd())
+    cache = cache_dir(args)
     records = runs(cache)
     if args.model is not None:
         header, rows = trend(records, args.model)

@@ -50,6 +50,14 @@ def test_three_runs_and_a_merge_are_registered_and_listed(
     by_folder = capsys.readouterr().out
     assert main(["compare", recorded[0].id, recorded[2].id[:18]]) == 0
     assert capsys.readouterr().out == by_folder
+    # from another folder, the cache folder named as `history` names it
+    elsewhere = pytester.mkdir("elsewhere")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(elsewhere)
+        assert main(["compare", "--cache-dir", str(cache), recorded[0].id, recorded[2].id]) == 0
+        assert capsys.readouterr().out == by_folder
+        assert main(["history", "--cache-dir", str(cache)]) == 0
+        assert capsys.readouterr().out.splitlines() == listing
     cells = [[c.strip() for c in line.strip("|").split("|")] for line in trend[2:]]
     with chromium() as browser:
         _check_trend(browser, pytester.path, recorded, cells)
