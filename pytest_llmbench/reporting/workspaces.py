@@ -9,10 +9,11 @@ would pick such a file up from the report dir and import or run it. Nothing coll
 or imports a member of a zip. Written on the controller, from the result that came up
 with the test report, like results.jsonl.
 
-Attempts of an item that ended with the same files (a deterministic model, an attempt
-that changed nothing) share one archive: the later attempt's name is a hard link to the
-first one's, so each distinct workspace of an item is stored once (a copy only where
-the file system has no hard links).
+Attempts that ended with the same files (a deterministic model, an attempt that changed
+nothing, the same answer in another item of the run) share one archive: the later
+attempt's name is a hard link to the first one's, so each distinct workspace is stored
+once per run (a copy only where the file system has no hard links, or the first archive
+is gone: a re-run item's old workspaces are removed).
 """
 
 from __future__ import annotations
@@ -45,15 +46,19 @@ def _member(rel: str) -> str | None:
     return str(path)
 
 
-def save_workspaces(folder: Path, result: ItemResult) -> Path | None:
-    """Write every dialog attempt's final files; None when the item has no dialog."""
+def save_workspaces(
+    folder: Path, result: ItemResult, archives: dict[str, Path] | None = None
+) -> Path | None:
+    """Write every dialog attempt's final files; None when the item has no dialog.
+    `archives` (content id of a workspace's files -> its archive) is the run's, shared
+    by the items written with it."""
     dialogs = [(a.attempt, a.dialog) for a in result.attempts if a.dialog]
     if not dialogs:
         return None
     target = workspace_dir(folder, result)
     shutil.rmtree(target, ignore_errors=True)  # a re-run replaces the item's old workspaces
     target.mkdir(parents=True)
-    archives: dict[str, Path] = {}  # content id of an attempt's files -> its archive
+    archives = {} if archives is None else archives
     for number, dialog in dialogs:
         archive = target / f"attempt-{number}.zip"
         files = sorted(dialog.files.items())

@@ -126,6 +126,7 @@ class ResultsFile:
         self.texts = texts if texts is not None else TextStore(folder)
         self._own_texts = texts is None
         self._handle: TextIO | None = None
+        self._archives: dict[str, Path] = {}  # the run's workspaces, each stored once
 
     def append(self, result: ItemResult) -> None:
         if self._handle is None:
@@ -135,7 +136,7 @@ class ResultsFile:
         self._handle.write(json_line(line) + "\n")
         self._handle.flush()
         # A dialog's final files go beside it, so a run and `llmbench merge` both keep them.
-        save_workspaces(self.folder, result)
+        save_workspaces(self.folder, result, self._archives)
 
     def close(self) -> None:
         if self._handle is not None:

@@ -13,7 +13,7 @@ import pytest
 from pytest_llmbench.reporting.item_report import item_properties, store_result
 from pytest_llmbench.reporting.reader import parse_result, read_results
 from pytest_llmbench.reporting.textstore import TEXTS, TextStore, read_texts
-from pytest_llmbench.reporting.workspaces import save_workspaces
+from pytest_llmbench.reporting.workspaces import read_workspace, save_workspaces
 from pytest_llmbench.reporting.writer import ResultsFile, write_results
 from pytest_llmbench.schema.results import DialogResult, ItemResult
 from pytest_llmbench.schema.stored import TEXT_MIN
@@ -175,3 +175,18 @@ def test_identical_workspaces_of_an_item_are_stored_once(tmp_path: Path, same: b
     inodes = [(folder / f"attempt-{n}.zip").stat().st_ino for n in (1, 2, 3)]
     assert inodes[0] == inodes[1]
     assert (inodes[2] == inodes[0]) is same
+
+
+def test_identical_workspaces_of_a_run_are_stored_once_and_survive_a_rerun(
+    tmp_path: Path,
+) -> None:
+    results = ResultsFile(tmp_path)
+    first, second = (_item(n, files={"src/a.js": "a"}) for n in ("E", "F"))
+    second.model = "another/model"
+    results.append(first)
+    results.append(second)
+    one, other = (next((tmp_path / "workspaces").glob(f"{n}-*")) / "attempt-1.zip" for n in "EF")
+    assert one.stat().st_ino == other.stat().st_ino
+    results.append(first)  # a rerun of E removes its archives and writes them again
+    results.close()
+    assert read_workspace(other) == read_workspace(one) == {"src/a.js": "a"}
