@@ -13,9 +13,10 @@ ways, each undone by the reader:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .results import ItemResult
+if TYPE_CHECKING:  # the writer's module imports this at start-up: pydantic stays unloaded
+    from .results import ItemResult
 
 CRITERIA = "criteria"
 CRITERION_FACTS = ("metric", "criterion", "weight")
