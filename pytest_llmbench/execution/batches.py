@@ -218,7 +218,10 @@ class Batcher:
         assert gathering.done is not None
         self._submitting[tag] = gathering.done
         try:
-            lines = [api.line(key, request) for key, request in calls.items()]
+            # A line may take the provider library's whole request building (Anthropic's:
+            # litellm's completion code, about 15 ms each): off the loop, so that no other
+            # call's timing holds it.
+            lines = await asyncio.to_thread(lambda: [api.line(k, r) for k, r in calls.items()])
             batch_id = await api.submit(lines, tag)
         except Exception as exc:  # a provider's refusal, or a plugin's batch API failing
             self.table.drop(tag)

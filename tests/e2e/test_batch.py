@@ -1,11 +1,13 @@
 """--llm-batch (issue 28, point 2) through litellm against the local test server's files
-and batches endpoints (tests/llm_batches.py): the same scores as direct calls, no chat
-call for the batched roles, the batch price on every record, and a run killed with
-SIGKILL while its batch is pending that the next run resumes without submitting it
-again. An offline model with --llm-batch says so once and runs as today."""
+and batches endpoints, and its Anthropic Message Batches (tests/llm_batches.py): the same
+scores as direct calls, no chat call for the batched roles, the batch price on every
+record, and a run killed with SIGKILL while its batch is pending that the next run
+resumes without submitting it again. An offline model with --llm-batch says so once and
+runs as today."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -23,15 +25,16 @@ from tests.llm_server import FakeLLMServer
 
 MODEL = "openai/gpt-4o-mini"  # litellm's table has batch rates for both
 JUDGE = "openai/gpt-4.1-mini"
+CLAUDE = "anthropic/claude-haiku-4-5"  # litellm's table has batch rates for it
 # The rate term needs a generation time, which a batch does not give: compared under a
 # formula without it.
 FORMULA = "--llm-score-formula=sum8"
 
 
-def _args(server: FakeLLMServer, *extra: str) -> list[str]:
+def _args(server: FakeLLMServer, *extra: str, model: str = MODEL, judge: str = JUDGE) -> list[str]:
     return [
-        f"--llm-model={MODEL}",
-        f"--llm-judge={JUDGE}",
+        f"--llm-model={model}",
+        f"--llm-judge={judge}",
         f"--llm-api-base={server.base_url}",
         "--llm-attempts=1",
         FORMULA,
@@ -106,6 +109,64 @@ def test_a_batch_run_scores_as_a_direct_run_at_the_batch_price(
             )
             assert call["cost_usd"] == pytest.approx(expected)
         assert item["generation_rate"] is None  # a batch's wait is no generation time
+
+
+def _wires(requests: list[dict[str, Any]]) -> list[str]:
+    """The Messages requests' bodies as sent (a direct candidate call's `stream` aside)."""
+    bodies = [{k: v for k, v in r["_wire"].items() if k != "stream"} for r in requests]
+    return sorted(json.dumps(body, sort_keys=True) for body in bodies)
+
+
+def test_an_anthropic_batch_run_scores_as_a_direct_run_at_the_batch_price(
+    pytester: pytest.Pytester,
+    project: Path,
+    llm_server: FakeLLMServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "llmbench-test")  # the local server ignores it
+    args = _args(llm_server, "--llm-cache=off", model=CLAUDE, judge=CLAUDE)
+    direct = pytester.runpytest(*args)
+    assert direct.ret == 0, direct.stdout.str()
+    expected_rows, expected_scores = _rows(project), _scores(project)
+    direct_requests = list(llm_server.requests)
+    chat_calls = dict(llm_server.calls)
+
+    result = pytester.runpytest(*args, "--llm-batch")
+    assert result.ret == 0, result.stdout.str()
+    assert _rows(project) == expected_rows
+    assert _scores(project) == expected_scores
+
+    # No Messages call of the batched run: every request came as a batch's line, with the
+    # body litellm sent directly (system prompt, cache_control marks, output format).
+    assert llm_server.calls == chat_calls
+    batched = llm_server.requests[len(direct_requests) :]
+    assert batched and all("_batch" in r for r in batched)
+    assert sorted({r["_role"] for r in batched}) == ["candidate", "evaluator", "grader"]
+    assert _wires(batched) == _wires(direct_requests)
+    assert any("cache_control" in json.dumps(r["_wire"]) for r in batched)
+    desk = llm_server.batches
+    # Candidate, evaluator, grader; then the grader's samples (Claude gives no logprobs).
+    assert desk.created == ["msgbatch_1", "msgbatch_2", "msgbatch_3", "msgbatch_4"]
+    for batch in desk.batches.values():  # litellm's batch headers, the model's key
+        assert batch["headers"]["x-api-key"] == "llmbench-test"
+        assert batch["headers"]["anthropic-version"] == "2023-06-01"
+    result.stdout.fnmatch_lines(
+        [
+            f"llmbench batch {CLAUDE}: msgbatch_1 submitted (2 candidate call(s), priced at "
+            "litellm's batch rates)*",
+            f"llmbench batch {CLAUDE}: msgbatch_1 2/2 completed",
+        ]
+    )
+
+    info = litellm_module().get_model_info(CLAUDE)
+    for item in read_results(project):
+        for call in item["attempts"][0]["calls"]:
+            assert call["batch_id"] in desk.created and call["batch_priced"]
+            expected = (
+                call["prompt_tokens"] * info["input_cost_per_token_batches"]
+                + call["completion_tokens"] * info["output_cost_per_token_batches"]
+            )
+            assert call["cost_usd"] == pytest.approx(expected)
 
 
 def _paid(root: Path) -> float:
