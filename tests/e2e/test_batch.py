@@ -304,6 +304,39 @@ def test_an_expired_batch_is_one_line_and_its_calls_run_directly(
     assert all(c["batch_id"] is None and not c["batch_priced"] for c in calls)
 
 
+def test_an_anthropic_batch_whose_lines_expired_runs_them_directly(
+    pytester: pytest.Pytester,
+    project: Path,
+    llm_server: FakeLLMServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An Anthropic batch always ends "ended"; its requests expire one by one (a line's
+    result `expired`), and those calls run directly."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "llmbench-test")  # the local server ignores it
+    args = _args(llm_server, "-k", "Explain", model=CLAUDE, judge=CLAUDE)
+    direct = pytester.runpytest(*args, "--llm-cache=off")
+    assert direct.ret == 0, direct.stdout.str()
+    expected, chat = _scores(project), dict(llm_server.calls)
+
+    llm_server.batches.end_state = "expired"
+    result = pytester.runpytest(*args, "--llm-batch")
+    assert result.ret == 0, result.stdout.str()
+    assert _scores(project) == expected
+    created = llm_server.batches.created
+    said = [x for x in result.outlines if "answered with an error" in x]
+    assert len(said) == len(created) == 4
+    for line, batch in zip(said, created, strict=True):
+        assert re.fullmatch(
+            rf"llmbench batch {CLAUDE}: {batch}: \d+ line\(s\) answered with an error; "
+            "those calls run directly",
+            line,
+        )
+    # Each stage went into a batch, then every call ran directly: twice the Messages calls.
+    assert {role: n - chat[role] for role, n in llm_server.calls.items()} == chat
+    calls = read_results(project)[0]["attempts"][0]["calls"]
+    assert all(c["batch_id"] is None and not c["batch_priced"] for c in calls)
+
+
 def test_an_offline_model_with_batch_says_so_once_and_runs_as_today(
     pytester: pytest.Pytester, project: Path
 ) -> None:
