@@ -178,20 +178,29 @@ def _estimated(result: pytest.RunResult) -> float:
     return float(re.findall(r"\d+\.\d+", line)[1])  # low / expected / high
 
 
+@pytest.mark.parametrize("model", [MODEL, CLAUDE])
 def test_the_estimate_with_batch_is_at_the_batch_rates_and_matches_the_batch_run(
-    pytester: pytest.Pytester, project: Path, llm_server: FakeLLMServer
+    pytester: pytest.Pytester,
+    project: Path,
+    llm_server: FakeLLMServer,
+    monkeypatch: pytest.MonkeyPatch,
+    model: str,
 ) -> None:
-    pytester.runpytest(*_args(llm_server, "--llm-cache=off"))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "llmbench-test")  # the local server ignores it
+
+    def run(*extra: str) -> pytest.RunResult:
+        return pytester.runpytest(*_args(llm_server, "--llm-cache=off", *extra, model=model))
+
+    run()
     direct = _paid(project)
-    plain = _estimated(pytester.runpytest(*_args(llm_server, "--llm-cache=off", "--llm-estimate")))
-    estimate = pytester.runpytest(
-        *_args(llm_server, "--llm-cache=off", "--llm-estimate", "--llm-batch")
-    )
+    plain = _estimated(run("--llm-estimate"))
+    estimate = run("--llm-estimate", "--llm-batch")
+    both = ", ".join(sorted({JUDGE, model}))
     estimate.stdout.fnmatch_lines(
-        [f"--llm-batch: single-shot items of {JUDGE}, {MODEL} at litellm's batch rates*"]
+        [f"--llm-batch: single-shot items of {both} at litellm's batch rates*"]
     )
     batched = _estimated(estimate)
-    pytester.runpytest(*_args(llm_server, "--llm-cache=off", "--llm-batch"))
+    run("--llm-batch")
     paid = _paid(project)
     # Both models' batch rates are half their normal rates in litellm's table.
     assert plain == pytest.approx(direct, abs=2e-6) and batched == pytest.approx(
