@@ -124,6 +124,7 @@ def test_an_anthropic_batch_run_scores_as_a_direct_run_at_the_batch_price(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "llmbench-test")  # the local server ignores it
+    llm_server.policy.prompt_cache = True  # the batch's lines read what the direct run wrote
     args = _args(llm_server, "--llm-cache=off", model=CLAUDE, judge=CLAUDE)
     direct = pytester.runpytest(*args)
     assert direct.ret == 0, direct.stdout.str()
@@ -158,15 +159,19 @@ def test_an_anthropic_batch_run_scores_as_a_direct_run_at_the_batch_price(
         ]
     )
 
+    # Every record: through a batch, with the cache figures of its message, and at the batch
+    # rates (cached tokens too: litellm's table has no batch rate for them).
     info = litellm_module().get_model_info(CLAUDE)
-    for item in read_results(project):
-        for call in item["attempts"][0]["calls"]:
-            assert call["batch_id"] in desk.created and call["batch_priced"]
-            expected = (
-                call["prompt_tokens"] * info["input_cost_per_token_batches"]
-                + call["completion_tokens"] * info["output_cost_per_token_batches"]
-            )
-            assert call["cost_usd"] == pytest.approx(expected)
+    calls = [c for item in read_results(project) for c in item["attempts"][0]["calls"]]
+    for call in calls:
+        assert call["batch_id"] in desk.created and call["batch_priced"]
+        expected = (
+            call["prompt_tokens"] * info["input_cost_per_token_batches"]
+            + call["completion_tokens"] * info["output_cost_per_token_batches"]
+        )
+        assert call["cost_usd"] == pytest.approx(expected)
+    candidates = [c for c in calls if c["role"] == "candidate"]
+    assert candidates and all(c["cache_read_tokens"] > 0 for c in candidates)
 
 
 def _paid(root: Path) -> float:
