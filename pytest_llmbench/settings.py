@@ -228,7 +228,7 @@ class Settings:
         "expected / high) and exit without calling a model")  # fmt: skip
     batch: bool = option(
         "batch", boolean, False, switch=True,
-        help="single-shot items' calls go through the provider's batch API (OpenAI-compatible; may "
+        help="single-shot items' calls go through the provider's batch API (OpenAI, Anthropic; may "
         "take hours) at its batch rates; pending batches resume from --llm-cache-dir")  # fmt: skip
 
     def structured_output(self, model: str) -> str:

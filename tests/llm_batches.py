@@ -12,6 +12,14 @@ are never counted as chat calls. Policy (on the desk):
                       its creation waits (a test kills the client before it learns the id)
 `GET /v1/batches` lists every batch with its metadata, newest first.
 Counters: `created` (batch ids in order of creation), `polls` per batch id, `uploads`.
+
+Anthropic's Message Batches take the same policies: `POST .../messages/batches` with
+`{"requests": [{"custom_id", "params"}]}` (ids `msgbatch_N`, its headers kept under
+`headers`), `GET .../messages/batches/{id}` (`processing_status` in_progress, then
+ended, with its `results_url`) and that URL: JSONL of `{"custom_id", "result"}`, each
+`succeeded` with the message answering its params by the server's Anthropic policies;
+`expired` for end_state "expired", `errored` for "failed" (an Anthropic batch itself
+always ends "ended").
 """
 
 from __future__ import annotations
@@ -81,6 +89,85 @@ class BatchDesk:
         with self._lock:
             return 200, self._view(batch_id)
 
+    def create_messages(
+        self, body: dict[str, Any], headers: dict[str, str]
+    ) -> tuple[int, dict[str, Any]]:
+        """POST /messages/batches: Anthropic's batch of Messages requests."""
+        requests = body.get("requests")
+        if not isinstance(requests, list) or not requests:
+            return 400, _anthropic_error("invalid_request_error", "requests: a non-empty list")
+        with self._lock:
+            batch_id = f"msgbatch_{len(self.batches) + 1}"
+            self.batches[batch_id] = {
+                "input": None,
+                "lines": requests,
+                "status": "in_progress",
+                "headers": headers,
+            }
+            self.created.append(batch_id)
+        if self.hold_create:
+            self.released.wait(60)
+        with self._lock:
+            return 200, self._message_batch(batch_id, None)
+
+    def retrieve_messages(
+        self, batch_id: str, url: str, reply: Reply
+    ) -> tuple[int, dict[str, Any]]:
+        """GET /messages/batches/{id} (at `url`): in progress for the policy's polls, then
+        ended, its lines answered by `reply` (params, batch id) -> Anthropic's message."""
+        with self._lock:
+            batch = self.batches.get(batch_id)
+            if batch is None:
+                return 404, _anthropic_error("not_found_error", f"no batch {batch_id}")
+            self.polls[batch_id] = self.polls.get(batch_id, 0) + 1
+            due = not self.hold and self.polls[batch_id] > self.polls_in_progress
+            answer = due and batch["status"] == "in_progress"
+            if answer:
+                batch["status"] = "ended"
+        if answer:
+            results = [self._result(line, batch_id, reply) for line in batch["lines"]]
+            with self._lock:
+                batch["results"] = "".join(json.dumps(r) + "\n" for r in results).encode()
+        with self._lock:
+            return 200, self._message_batch(batch_id, f"{url}/results")
+
+    def _result(self, line: dict[str, Any], batch_id: str, reply: Reply) -> dict[str, Any]:
+        custom_id = line.get("custom_id")
+        if self.end_state == "expired":
+            return {"custom_id": custom_id, "result": {"type": "expired"}}
+        if self.end_state == "failed":
+            error = {"type": "error", "error": {"type": "api_error", "message": "scripted"}}
+            return {"custom_id": custom_id, "result": {"type": "errored", "error": error}}
+        message = reply(dict(line.get("params") or {}), batch_id)
+        return {"custom_id": custom_id, "result": {"type": "succeeded", "message": message}}
+
+    def results(self, batch_id: str) -> bytes | None:
+        """The results URL's JSONL, once the batch has ended."""
+        with self._lock:
+            return self.batches.get(batch_id, {}).get("results")
+
+    def _message_batch(self, batch_id: str, results_url: str | None) -> dict[str, Any]:
+        batch = self.batches[batch_id]
+        total, ended = len(batch["lines"]), batch["status"] == "ended"
+        kind = {"expired": "expired", "failed": "errored"}.get(self.end_state, "succeeded")
+        counts = {"processing": 0 if ended else total, "succeeded": 0, "errored": 0}
+        counts.update({"canceled": 0, "expired": 0})
+        if ended:
+            counts[kind] = total
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        return {
+            "id": batch_id,
+            "type": "message_batch",
+            "processing_status": batch["status"],
+            "request_counts": counts,
+            "created_at": stamp,
+            "expires_at": stamp,
+            "ended_at": stamp if ended else None,
+            "cancel_initiated_at": None,
+            "archived_at": None,
+            "results_url": results_url if ended else None,
+        }
+
     def listed(self) -> tuple[int, dict[str, Any]]:
         """GET /batches: every batch, newest first."""
         with self._lock:
@@ -131,6 +218,10 @@ class BatchDesk:
             "request_counts": {"total": total, "completed": done, "failed": 0},
             "metadata": batch.get("metadata"),
         }
+
+
+def _anthropic_error(kind: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "error": {"type": kind, "message": message}}
 
 
 def _file(file_id: str, size: int) -> dict[str, Any]:

@@ -35,8 +35,9 @@ Policies (all replaceable per test):
                                      Anthropic request (below) its prefix marked with
                                      cache_control, read when seen before, else written
 
-Batches: the files and batches endpoints (tests/llm_batches.py, policy on `batches`)
-answer each line of a batch by the same policies, recorded with `_batch` (the batch id).
+Batches: the files and batches endpoints (tests/llm_batches.py, policy on `batches`), and
+Anthropic's Message Batches, answer each line of a batch by the same policies, recorded
+with `_batch` (the batch id).
 
 Besides chat completions the server takes Anthropic's Messages API (`.../messages`, where
 litellm sends `anthropic/...` models given an api_base; tests/llm_anthropic.py): answered
@@ -307,6 +308,13 @@ class FakeLLMServer:
             },
         )
 
+    def messages(self, wire: dict[str, Any], batch: str | None = None) -> dict[str, Any]:
+        """Anthropic's message answering the Messages request `wire` (a batch's line)."""
+        reply = self.reply(llm_anthropic.as_chat(wire), wire, batch)
+        output = reply["usage"]["completion_tokens"]
+        cache = self.prompt_cache.marked if self.policy.prompt_cache else None
+        return llm_anthropic.message(reply, llm_anthropic.cache_usage(wire, output, cache))
+
     def _evaluate(self, messages: list[dict[str, Any]]) -> str:
         user = text_of(messages[1]["content"])
         answer_match = re.search(r"<answer>\n(.*)\n</answer>", user, re.S)
@@ -369,6 +377,17 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             parts = self.path.split("?")[0].rstrip("/").split("/")
+            if parts[-3:-1] == ["messages", "batches"]:  # Anthropic's batch
+                url = server.base_url.split("/v1")[0] + self.path.split("?")[0].rstrip("/")
+                self._json(*server.batches.retrieve_messages(parts[-1], url, server.messages))
+                return
+            if parts[-4:-2] == ["messages", "batches"] and parts[-1] == "results":
+                results = server.batches.results(parts[-2])
+                if results is None:
+                    self.send_error(404)
+                    return
+                self._json(200, results)
+                return
             if parts[-1] == "batches":
                 self._json(*server.batches.listed())
                 return
@@ -391,6 +410,9 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 self._json(*server.batches.upload(self.headers.get("Content-Type", ""), raw))
                 return
             body = json.loads(raw or b"{}")
+            if path.endswith("/messages/batches"):
+                self._json(*server.batches.create_messages(body, dict(self.headers.items())))
+                return
             if path.endswith("/batches"):
                 self._json(*server.batches.create(body))
                 return

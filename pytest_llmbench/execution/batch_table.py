@@ -5,7 +5,8 @@ Two tables in `batches.sqlite3` under --llm-cache-dir: `batches` (batch id, mode
 last known state) and `batch_calls` (request key -> batch id and the line's custom_id).
 A batch is noted before it is submitted, under a tag of ours (state "submitting"; the
 provider keeps the tag in the batch's metadata), and renamed to the provider's id once
-it is created: a run killed in between finds the tag, and the provider's batch by it.
+it is created: a run killed in between finds the tag, and the provider's batch by it
+(where the provider can be asked for it: BatchAPI.find; not Anthropic's).
 A call whose key has a row in a batch that is not settled waits for that batch. Once a
 batch is settled its calls' rows go (its replies are in the request cache, like any
 other reply); the batch's row stays with its final state. A damaged file is set aside

@@ -8,10 +8,10 @@ each judging stage's calls, arrive within a short spread: waiting a second more 
 stragglers costs nothing beside a batch's own wait (minutes to hours) and saves a batch.
 
 The batch is noted in the cache dir (execution/batch_table.py) under a tag of ours before
-it is submitted (the tag goes into its metadata), and under its id once created, so a
-run killed while it is pending (or being created) finds it again by the same request
-key, and by the tag in the provider's list if need be, and polls it instead of
-submitting it again. Polls back off from POLL_FIRST_S to POLL_MAX_S. A batch
+it is submitted (the tag goes into its metadata where the provider keeps one), and
+under its id once created, so a run killed while it is pending (or being created) finds
+it again by the same request key, and by the tag in the provider's list if need be, and
+polls it instead of submitting it again. Polls back off from POLL_FIRST_S to POLL_MAX_S. A batch
 that fails, expires, is cancelled or cannot be read is one line, and its calls run
 directly (as do lines whose result is an error: the direct call has the retries and
 the response-format fallback). A model without a batch API is one line per run, and
@@ -218,7 +218,10 @@ class Batcher:
         assert gathering.done is not None
         self._submitting[tag] = gathering.done
         try:
-            lines = [api.line(key, request) for key, request in calls.items()]
+            # A line may take the provider library's whole request building (Anthropic's:
+            # litellm's completion code, about 15 ms each): off the loop, so that no other
+            # call's timing holds it.
+            lines = await asyncio.to_thread(lambda: [api.line(k, r) for k, r in calls.items()])
             batch_id = await api.submit(lines, tag)
         except Exception as exc:  # a provider's refusal, or a plugin's batch API failing
             self.table.drop(tag)

@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import FormatError
 from ..judging.prompts import evaluator_messages, grader_messages, metric_report
 from ..models.base import ModelRequest
-from ..models.litellm_batch import batch_prices, routes_to_openai
+from ..models.litellm_batch import batch_prices, batch_provider
 from ..models.litellm_model import litellm_module, prompt_tokens, token_prices
 from ..models.prompt_cache import TokenPrices
 from ..models.registry import is_offline
@@ -282,7 +282,7 @@ class Estimator:
 def batch_rates(model: str) -> tuple[float, float] | None:
     """litellm's batch rates of a model whose calls --llm-batch can batch, else None."""
     module = litellm_module()
-    return batch_prices(module, model) if routes_to_openai(module, model) else None
+    return batch_prices(module, model) if batch_provider(module, model) else None
 
 
 def _tuple(r: Range) -> tuple[float, float, float]:

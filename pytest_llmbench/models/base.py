@@ -235,12 +235,13 @@ class BatchAPI(ABC):
 
     @abstractmethod
     async def submit(self, lines: list[dict[str, Any]], tag: str) -> str:
-        """Upload `lines` as one file and submit it as one batch carrying `tag` (in its
-        metadata); the batch's id."""
+        """Submit `lines` as one batch carrying `tag` (in its metadata, where the provider
+        keeps one); the batch's id."""
 
     async def find(self, tag: str) -> str | None:
         """The id of a recent batch submitted with `tag`; None when there is none (or the
-        provider cannot list its batches)."""
+        provider cannot list its batches); a ModelError saying why when the provider's
+        batches cannot be found by a tag at all."""
         return None
 
     @abstractmethod

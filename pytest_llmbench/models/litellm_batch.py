@@ -1,9 +1,8 @@
 """OpenAI's batch API through litellm (files + batches), for models litellm routes to the
-provider "openai" (OpenAI itself, or an OpenAI-compatible server at --llm-api-base).
-
-litellm 1.106 creates batches for openai, azure, vertex_ai, bedrock and a few others,
-but for Anthropic it only retrieves them: Anthropic models (and every other provider)
-have no BatchAPI here and run as direct calls.
+provider "openai" (OpenAI itself, or an OpenAI-compatible server at --llm-api-base); and
+what every litellm batch API shares: which providers have one (BATCH_PROVIDERS; Anthropic's
+is models/anthropic_batch.py, as litellm 1.106 cannot create Anthropic batches itself) and
+how a batched reply is priced.
 
 A reply is priced at litellm's batch rates (`input_cost_per_token_batches`,
 `output_cost_per_token_batches`) when its table has them; otherwise at the model's
@@ -30,13 +29,17 @@ _CALL_ONLY = ("drop_params", "max_retries", "timeout", "_skip_mcp_handler", "api
 TAG_KEY = "llmbench_tag"
 # The provider a model must route to (litellm.get_llm_provider) for this BatchAPI.
 PROVIDER = "openai"
+# The providers whose models have a batch API here (litellm_model.LiteLLMModel.batch_api).
+BATCH_PROVIDERS = ("openai", "anthropic")
 
 
-def routes_to_openai(module: ModuleType, name: str) -> bool:
+def batch_provider(module: ModuleType, name: str) -> str | None:
+    """The provider litellm routes `name` to, when it is one of BATCH_PROVIDERS."""
     try:
-        return bool(module.get_llm_provider(name)[1] == PROVIDER)
+        provider = str(module.get_llm_provider(name)[1])
     except Exception:  # a model litellm cannot route: it has no batch API either
-        return False
+        return None
+    return provider if provider in BATCH_PROVIDERS else None
 
 
 def batch_prices(module: ModuleType, name: str) -> tuple[float, float] | None:
@@ -49,6 +52,24 @@ def batch_prices(module: ModuleType, name: str) -> tuple[float, float] | None:
     if not all(isinstance(r, int | float) for r in rates):
         return None
     return float(rates[0] or 0.0), float(rates[1] or 0.0)
+
+
+def batch_basis(module: ModuleType, name: str) -> str:
+    """How a batched reply of `name` is priced, in words (BatchAPI.price_basis)."""
+    if batch_prices(module, name) is not None:
+        return "at litellm's batch rates"
+    return "at its normal rate: litellm's table has no batch rate for it"
+
+
+def batch_priced(module: ModuleType, name: str, reply: ModelReply, waited_s: float) -> ModelReply:
+    """`reply` (priced as a direct call) as a batched one: its wait as its latency, and at
+    litellm's batch rates where its table has them. Every prompt token is at the batch
+    input rate there, cached ones too: the table has no batch rate for cache reads or writes."""
+    prices = batch_prices(module, name)
+    if prices is None:
+        return replace(reply, latency_s=waited_s)
+    cost = (reply.prompt_tokens or 0) * prices[0] + (reply.completion_tokens or 0) * prices[1]
+    return replace(reply, latency_s=waited_s, cost_usd=cost, batch_priced=True)
 
 
 class OpenAIBatches(BatchAPI):
@@ -148,9 +169,7 @@ class OpenAIBatches(BatchAPI):
         return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
 
     def price_basis(self) -> str:
-        if batch_prices(self._module(), self.name) is not None:
-            return "at litellm's batch rates"
-        return "at its normal rate: litellm's table has no batch rate for it"
+        return batch_basis(self._module(), self.name)
 
     def reply(self, request: ModelRequest, body: dict[str, Any], waited_s: float) -> ModelReply:
         module = self._module()
@@ -160,12 +179,7 @@ class OpenAIBatches(BatchAPI):
             raise ModelError(
                 f"{self.name} ({request.role}): batch line is not a chat completion ({exc})"
             ) from exc
-        reply = self._reply(request, response)
-        prices = batch_prices(module, self.name)
-        if prices is None:
-            return replace(reply, latency_s=waited_s)
-        cost = (reply.prompt_tokens or 0) * prices[0] + (reply.completion_tokens or 0) * prices[1]
-        return replace(reply, latency_s=waited_s, cost_usd=cost, batch_priced=True)
+        return batch_priced(module, self.name, self._reply(request, response), waited_s)
 
 
 def read_lines(text: str) -> dict[str, LineResult]:

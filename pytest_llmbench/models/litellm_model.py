@@ -16,8 +16,9 @@ from typing import Any
 
 from ..errors import ConfigError, ContextWindowError, ModelError
 from ..schema.vocabulary import StructuredForm
+from .anthropic_batch import AnthropicBatches
 from .base import BatchAPI, Model, ModelReply, ModelRequest
-from .litellm_batch import OpenAIBatches, routes_to_openai
+from .litellm_batch import OpenAIBatches, batch_provider
 from .prompt_cache import TokenPrices, cache_tokens, marked, needs_marks
 from .provider_errors import model_error, provider_message
 from .reply_parts import first_token_logprobs, tool_calls
@@ -59,8 +60,9 @@ _PLACEHOLDER_KEY = "llmbench-no-key"
 
 @cache
 def litellm_module() -> ModuleType:
-    # The bundled price table is used instead of fetching one at import time.
+    # The bundled price table and Anthropic beta-header table are used instead of fetching them.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS", "True")
     import litellm
 
     litellm.suppress_debug_info = True
@@ -244,15 +246,16 @@ class LiteLLMModel(Model):
         return self.api_base is not None or supports_response_schema(self.name)
 
     def batch_api(self) -> BatchAPI | None:
-        """OpenAI's batch API for models litellm routes to openai (models/litellm_batch.py);
-        a structured request goes in the form this model takes so far (models/structured.py)."""
-        if not routes_to_openai(litellm_module(), self.name):
+        """The batch API of the provider litellm routes the model to (OpenAI: litellm_batch.py,
+        Anthropic: anthropic_batch.py); a structured request in the form it takes so far."""
+        provider = batch_provider(litellm_module(), self.name)
+        if provider is None:
             return None
 
         def form(request: ModelRequest) -> StructuredForm | None:
             return self.forms.form if request.response_schema else None
 
-        return OpenAIBatches(
+        return (AnthropicBatches if provider == "anthropic" else OpenAIBatches)(
             self.name,
             litellm_module,
             lambda request: self._kwargs(request, form(request)),
