@@ -59,7 +59,9 @@ def test_three_runs_and_a_merge_are_registered_and_listed(
         assert main(["history", "--cache-dir", str(cache)]) == 0
         assert capsys.readouterr().out.splitlines() == listing
     cells = [[c.strip() for c in line.strip("|").split("|")] for line in trend[2:]]
-    with chromium() as browser:
+    # Playwright hands the browser's driver our stderr's file descriptor: the real one,
+    # not capsys's stand-in (which has none; a CI run once failed on its fileno).
+    with capsys.disabled(), chromium() as browser:
         _check_trend(browser, pytester.path, recorded, cells)
 
 
