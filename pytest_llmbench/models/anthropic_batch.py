@@ -30,13 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from ..errors import ModelError
-from .base import BatchAPI, BatchState, LineResult, ModelReply, ModelRequest
-from .litellm_batch import batch_basis, batch_priced
+from .base import BatchState, LineResult, ModelReply, ModelRequest
+from .litellm_batch import LitellmBatches, batch_priced, batch_state
 from .provider_errors import model_error
 
 PROVIDER = "anthropic"
@@ -46,29 +45,10 @@ _BETA = "_anthropic_beta"
 HTTP_TIMEOUT_S = 600.0
 
 
-class AnthropicBatches(BatchAPI):
-    """`kwargs(request)`: litellm's keyword arguments for the direct call;
-    `reply(request, response)`: the model's reply to a litellm response; `admit(request)`:
-    the direct call's checks before sending (the context window)."""
+class AnthropicBatches(LitellmBatches):
+    """Anthropic's Message Batches (see the module's doc)."""
 
     provider = PROVIDER
-
-    def __init__(
-        self,
-        name: str,
-        module: Callable[[], ModuleType],
-        kwargs: Callable[[ModelRequest], dict[str, Any]],
-        reply: Callable[[ModelRequest, Any], ModelReply],
-        admit: Callable[[ModelRequest], None] = lambda request: None,
-    ) -> None:
-        self.name = name
-        self._module = module
-        self._kwargs = kwargs
-        self._reply = reply
-        self._admit = admit
-
-    def admit(self, request: ModelRequest) -> None:
-        self._admit(request)
 
     def _where(self) -> tuple[str | None, str | None]:
         """(api_base, api_key) of the direct call; None: litellm's default (its env)."""
@@ -147,22 +127,11 @@ class AnthropicBatches(BatchAPI):
             )
         except Exception as exc:
             raise model_error(self.name, "batch", _provider_error(exc)) from exc
-        counts = getattr(batch, "request_counts", None)
-        done = int(getattr(counts, "completed", 0) or 0) + int(getattr(counts, "failed", 0) or 0)
-        return BatchState(
-            id=batch_id,
-            status=str(batch.status),
-            done=done,
-            total=int(getattr(counts, "total", 0) or 0),
-            output_file=batch_id,
-        )
+        return batch_state(batch, batch_id, output_file=batch_id, error_file=None)
 
     async def results(self, state: BatchState) -> dict[str, LineResult]:
         response = await self._http("GET", f"/{state.id}/results")
         return read_results(response.content.decode("utf-8", "replace"))
-
-    def price_basis(self) -> str:
-        return batch_basis(self._module(), self.name)
 
     def reply(self, request: ModelRequest, body: dict[str, Any], waited_s: float) -> ModelReply:
         module = self._module()

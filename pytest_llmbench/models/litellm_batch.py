@@ -72,12 +72,11 @@ def batch_priced(module: ModuleType, name: str, reply: ModelReply, waited_s: flo
     return replace(reply, latency_s=waited_s, cost_usd=cost, batch_priced=True)
 
 
-class OpenAIBatches(BatchAPI):
-    """`kwargs(request)`: litellm's keyword arguments for the direct call;
-    `reply(request, response)`: the model's reply to a litellm response; `admit(request)`:
-    the direct call's checks before sending (the context window)."""
-
-    provider = PROVIDER
+class LitellmBatches(BatchAPI):
+    """What the batch APIs of litellm's models share. `kwargs(request)`: litellm's keyword
+    arguments for the direct call; `reply(request, response)`: the model's reply to a
+    litellm response; `admit(request)`: the direct call's checks before sending (the
+    context window)."""
 
     def __init__(
         self,
@@ -95,6 +94,31 @@ class OpenAIBatches(BatchAPI):
 
     def admit(self, request: ModelRequest) -> None:
         self._admit(request)
+
+    def price_basis(self) -> str:
+        return batch_basis(self._module(), self.name)
+
+
+def batch_state(
+    batch: Any, batch_id: str, output_file: str | None, error_file: str | None
+) -> BatchState:
+    """A batch litellm read (its status and request counts) as the Batcher's state."""
+    counts = getattr(batch, "request_counts", None)
+    done = int(getattr(counts, "completed", 0) or 0) + int(getattr(counts, "failed", 0) or 0)
+    return BatchState(
+        id=batch_id,
+        status=str(batch.status),
+        done=done,
+        total=int(getattr(counts, "total", 0) or 0),
+        output_file=output_file,
+        error_file=error_file,
+    )
+
+
+class OpenAIBatches(LitellmBatches):
+    """OpenAI's files + batches API through litellm."""
+
+    provider = PROVIDER
 
     def _access(self, request: ModelRequest | None = None) -> dict[str, Any]:
         """Where and as whom to call: the direct call's api_base and key."""
@@ -142,16 +166,8 @@ class OpenAIBatches(BatchAPI):
             batch = await self._module().aretrieve_batch(batch_id=batch_id, **self._access())
         except Exception as exc:
             raise model_error(self.name, "batch", exc) from exc
-        counts = getattr(batch, "request_counts", None)
-        done = int(getattr(counts, "completed", 0) or 0) + int(getattr(counts, "failed", 0) or 0)
-        return BatchState(
-            id=batch_id,
-            status=str(batch.status),
-            done=done,
-            total=int(getattr(counts, "total", 0) or 0),
-            output_file=getattr(batch, "output_file_id", None),
-            error_file=getattr(batch, "error_file_id", None),
-        )
+        output, errors = (getattr(batch, f"{n}_file_id", None) for n in ("output", "error"))
+        return batch_state(batch, batch_id, output, errors)
 
     async def results(self, state: BatchState) -> dict[str, LineResult]:
         found: dict[str, LineResult] = {}
@@ -167,9 +183,6 @@ class OpenAIBatches(BatchAPI):
             raise model_error(self.name, "batch", exc) from exc
         raw = getattr(content, "content", content)
         return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
-
-    def price_basis(self) -> str:
-        return batch_basis(self._module(), self.name)
 
     def reply(self, request: ModelRequest, body: dict[str, Any], waited_s: float) -> ModelReply:
         module = self._module()
