@@ -35,7 +35,7 @@ from typing import Any
 
 from ..errors import ModelError
 from .base import BatchState, LineResult, ModelReply, ModelRequest
-from .litellm_batch import LitellmBatches, batch_priced, batch_state
+from .litellm_batch import LitellmBatches, batch_priced, batch_state, read_lines
 from .provider_errors import model_error
 
 PROVIDER = "anthropic"
@@ -162,15 +162,7 @@ def chat_completion(module: ModuleType, message: dict[str, Any], json_mode: bool
 
 def read_results(text: str) -> dict[str, LineResult]:
     """custom_id -> result of each readable line of a batch's results JSONL."""
-    found: dict[str, LineResult] = {}
-    for raw in text.splitlines():
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(line, dict) and isinstance(line.get("custom_id"), str):
-            found[line["custom_id"]] = line_result(line.get("result"))
-    return found
+    return read_lines(text, lambda line: line_result(line.get("result")))
 
 
 def line_result(result: Any) -> LineResult:

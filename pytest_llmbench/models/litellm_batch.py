@@ -195,8 +195,11 @@ class OpenAIBatches(LitellmBatches):
         return batch_priced(module, self.name, self._reply(request, response), waited_s)
 
 
-def read_lines(text: str) -> dict[str, LineResult]:
-    """custom_id -> result of each readable line of an output or error file."""
+def read_lines(
+    text: str, result: Callable[[dict[str, Any]], LineResult] | None = None
+) -> dict[str, LineResult]:
+    """custom_id -> `result` (OpenAI's `line_result` unless given) of each readable line of
+    a batch's JSONL (an output or error file, Anthropic's results); others are skipped."""
     found: dict[str, LineResult] = {}
     for raw in text.splitlines():
         try:
@@ -205,7 +208,7 @@ def read_lines(text: str) -> dict[str, LineResult]:
             continue
         if not isinstance(line, dict) or not isinstance(line.get("custom_id"), str):
             continue
-        found[line["custom_id"]] = line_result(line)
+        found[line["custom_id"]] = (result or line_result)(line)
     return found
 
 
