@@ -9,13 +9,13 @@ text chunks the item it shows refers to.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..schema.texts import externalize
+from .textstore import json_line
 
 # Characters of texts per text chunk (a longer text fills one of its own): opening an
 # item decodes the few chunks holding its texts, not all of them.
@@ -26,8 +26,9 @@ REF = re.compile(r'\{"\$text":"([^"]*)"\}')
 
 
 def dump(value: Any) -> str:
-    """Compact JSON, as the page reads it."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, as the page reads it: the one writer of compact lines (a lone
+    surrogate written with JSON's escapes)."""
+    return json_line(value)
 
 
 @dataclass
