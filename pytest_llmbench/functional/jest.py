@@ -29,6 +29,8 @@ from pydantic import BaseModel, ConfigDict
 
 from ..toolchain.node_packages import has_packages
 from .jsreport import JsRunner, read_options
+from .outcome import SuiteRun
+from .warm import WarmSpec
 from .workspace import HIDDEN, OUT
 
 NEEDED = (
@@ -76,15 +78,36 @@ module.exports = class {
   }
 };
 """
-# The run's canary file first (tripwire.py): it has run whenever `bail` stops the run.
+# The run's canary file first (tripwire.py): it has run whenever `bail` stops the run. The
+# run names it in LLMBENCH_FIRST (a served run: our server, before each run).
 SEQUENCER = """\
 const Sequencer = require(%(modules)s + '/@jest/test-sequencer').default;
-const first = %(first)s;
+const first = process.env.LLMBENCH_FIRST || null;
 module.exports = class CanariesFirst extends Sequencer {
   sort(tests) {
     const put = (list) => [...list.filter((t) => t.path === first), ...list.filter((t) => t.path !== first)];
     const sorted = super.sort(tests);
     return Array.isArray(sorted) ? put(sorted) : sorted.then(put);
+  }
+};
+"""
+# Jest's own environment (jsdom or node), which with `bail` (a mutant's run) also stops a
+# test file at its first failing test: the later ones are reported skipped (not passed).
+# The canary file runs whole: its must-pass canaries come after its must-fail one.
+ENVIRONMENT = """\
+const Base = require(%(base)s).TestEnvironment;
+module.exports = class StopAtFirstFailure extends Base {
+  constructor(config, context) {
+    super(config, context);
+    const first = process.env.LLMBENCH_FIRST;
+    this.stops = config.globalConfig.bail > 0 && context.testPath !== first;
+    this.failed = false;
+  }
+  async handleTestEvent(event, state) {
+    if (super.handleTestEvent) await super.handleTestEvent(event, state);
+    if (!this.stops) return;
+    if (event.name === 'test_done' && event.test.errors.length > 0) this.failed = true;
+    if (event.name === 'test_start' && this.failed) event.test.mode = 'skip';
   }
 };
 """
@@ -118,6 +141,36 @@ module.exports = {
 """
 
 
+# One answer's runs in one process (warm.py): Jest's own API per request, which gives every
+# test file a new vm context and module registry, as a run of its own does.
+SERVER = """\
+const path = require('path');
+const { runCLI } = require(%(modules)s + '/jest');
+// bail ends the run as in watch mode (the remaining files cancelled), not the process
+require(%(modules)s + '/jest-watcher').TestWatcher.prototype.isWatchMode = () => true;
+const out = process.stdout.write.bind(process.stdout);
+const config = %(config)s;
+const root = process.cwd();
+(async () => {
+  for await (const line of require('readline').createInterface({ input: process.stdin })) {
+    let request;
+    try { request = JSON.parse(line); } catch { continue; }
+    process.env.LLMBENCH_FIRST = request.first ? path.resolve(root, request.first) : '';
+    let code = 1;
+    try {
+      const argv = { config, ci: true, runInBand: true, runTestsByPath: true, watchman: false,
+        bail: request.bail ? 2 : 0, _: request.tests, $0: 'jest' };
+      const { results } = await runCLI(argv, [root]);
+      code = results.success ? 0 : 1;
+    } catch (error) {
+      console.error(String((error && error.stack) || error));
+    }
+    out('@@llmbench-done ' + request.nonce + ' ' + code + '\\n');
+  }
+})();
+"""
+
+
 def modules_dir() -> Path | None:
     """The package tree: $LLMBENCH_JEST_MODULES or runners/jest-react16/node_modules."""
     override = os.environ.get("LLMBENCH_JEST_MODULES")
@@ -144,13 +197,16 @@ def write_config(
     (own / "setup.js").write_text(SETUP, encoding="utf-8")
     (own / "stub.js").write_text("module.exports = {};\n", encoding="utf-8")
     (own / "reporter.js").write_text(REPORTER, encoding="utf-8")
-    first = json.dumps(str(workspace.resolve() / canaries) if canaries else None)
-    sequencer = SEQUENCER % {"modules": json.dumps(str(modules)), "first": first}
+    sequencer = SEQUENCER % {"modules": json.dumps(str(modules))}
     (own / "sequencer.js").write_text(sequencer, encoding="utf-8")
     setups = [f"<rootDir>/{OWN}/setup.js"] + [
         f"<rootDir>/{s}" for s in opts.setupFiles if (workspace / s).is_file()
     ]
-    environment = str(modules / "jest-environment-jsdom") if opts.environment == "jsdom" else "node"
+    base = modules / f"jest-environment-{opts.environment}"
+    (own / "environment.js").write_text(
+        ENVIRONMENT % {"base": json.dumps(str(base))}, encoding="utf-8"
+    )
+    environment = f"<rootDir>/{OWN}/environment.js"
     config = own / "jest.config.js"
     config.write_text(
         CONFIG
@@ -188,6 +244,15 @@ def _command(
     ]
 
 
+def _server(workspace: Path, modules: Path) -> list[str]:
+    """Our config and server written (ValueError for bad options); the server's command."""
+    config = write_config(workspace, modules, options(workspace))
+    server = workspace / OWN / "server.js"
+    text = SERVER % {"modules": json.dumps(str(modules)), "config": json.dumps(str(config))}
+    server.write_text(text, encoding="utf-8")
+    return ["node", str(server)]
+
+
 JEST = JsRunner(
     name="Jest",
     languages="JavaScript",
@@ -201,3 +266,8 @@ JEST = JsRunner(
 )
 missing = JEST.missing
 run = JEST.run
+
+
+def warm(workspace: Path, suite: SuiteRun) -> WarmSpec | None:
+    """Jest's warm side (warm.py)."""
+    return JEST.served(workspace, suite, _server)

@@ -20,6 +20,7 @@ from .carry import copy_folder
 from .launch import RunnerSandbox
 from .node import MEMORY_MB
 from .outcome import Run, SuiteRun, report_seconds
+from .warm import WarmSpec
 from .workspace import OUT
 
 _SKIPPED = {"skipped", "pending", "todo", "disabled"}
@@ -166,37 +167,89 @@ class JsRunner:
         """Why this machine cannot run the runner's tests, or None."""
         return node_missing(self.modules(), f"{self.name}'s", self.install)
 
+    def runnable(self, suite: SuiteRun) -> list[str]:
+        """The test files of `suite` this runner runs."""
+        return sorted(t for t in suite.tests if t.endswith(self.suffixes))
+
+    def _carried(self, suite: SuiteRun) -> Path | None:
+        return suite.carry / "cache" if suite.carry and self.cache else None
+
+    def prepare(self, workspace: Path, suite: SuiteRun) -> str | None:
+        """What a run needs in its freshly laid workspace: its packages linked, OUT/tmp,
+        the cache a first run left (SuiteRun.carry); why the run cannot go, or None."""
+        if not self.runnable(suite):
+            return f"the answer has no {self.languages} test files for {self.name}"
+        modules = self.modules()
+        if modules is None:  # missing() said so before the run (verify.MISSING); gone meanwhile
+            return self.missing() or f"{self.name}'s packages are missing"
+        why = link_modules(workspace, modules)
+        if why is not None:
+            return why
+        (workspace.resolve() / OUT / "tmp").mkdir(parents=True, exist_ok=True)
+        carried = self._carried(suite)
+        if carried is not None and self.cache:
+            copy_folder(carried, workspace / self.cache)
+        return None
+
+    def finished(self, workspace: Path, suite: SuiteRun, outcome: sandbox.Outcome) -> Run:
+        """The run from its report; a first run's cache kept for the later ones."""
+        carried = self._carried(suite)
+        if carried is not None and self.cache and not carried.exists():
+            copy_folder(workspace / self.cache, carried)
+        return finish(workspace / OUT / self.report, workspace, outcome)
+
+    def env(self, workspace: Path, canaries: str | None = None) -> dict[str, str]:
+        """The run's environment; LLMBENCH_FIRST names its canary file (run first)."""
+        tmp = str(workspace.resolve() / OUT / "tmp")
+        first = {"LLMBENCH_FIRST": str(workspace.resolve() / canaries)} if canaries else {}
+        return {"CI": "1", "NO_COLOR": "1", "TMPDIR": tmp, **first}
+
+    def protected(self, workspace: Path, suite: SuiteRun) -> list[Path]:
+        return [workspace / self.own, *(workspace / p for p in suite.protect)]
+
     def run(self, workspace: Path, suite: SuiteRun) -> Run:
         """The answer's test files of `suite` that this runner runs, under our config (the
         canary file first, when there is one: see SuiteRun)."""
-        runnable = sorted(t for t in suite.tests if t.endswith(self.suffixes))
-        if not runnable:
-            return Run.broken(f"the answer has no {self.languages} test files for {self.name}")
+        why = self.prepare(workspace, suite)
         modules = self.modules()
-        if modules is None:  # missing() said so before the run (verify.MISSING); gone meanwhile
-            return Run.broken(self.missing() or f"{self.name}'s packages are missing")
-        why = link_modules(workspace, modules)
-        if why is not None:
-            return Run.broken(why)
-        tmp = workspace.resolve() / OUT / "tmp"
-        tmp.mkdir(parents=True, exist_ok=True)
+        if why is not None or modules is None:
+            return Run.broken(why or f"{self.name}'s packages are missing")
         try:
-            command = self.command(workspace, modules, runnable, suite.canaries)
+            command = self.command(workspace, modules, self.runnable(suite), suite.canaries)
         except ValueError as exc:
             return Run.broken(str(exc))
-        env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(tmp)}
-        carried = suite.carry / "cache" if suite.carry and self.cache else None
-        if carried is not None and self.cache:
-            copy_folder(carried, workspace / self.cache)
         outcome = SANDBOX.run(
             command,
             workspace,
             suite.timeout_s,
             suite.processes,
-            env=env,
+            env=self.env(workspace, suite.canaries),
             reads=[modules],
-            protect=[workspace / self.own, *(workspace / p for p in suite.protect)],
+            protect=self.protected(workspace, suite),
         )
-        if carried is not None and self.cache and not carried.exists():
-            copy_folder(workspace / self.cache, carried)
-        return finish(workspace / OUT / self.report, workspace, outcome)
+        return self.finished(workspace, suite, outcome)
+
+    def served(
+        self, workspace: Path, suite: SuiteRun, server: Callable[[Path, Path], list[str]]
+    ) -> WarmSpec | None:
+        """The warm side of this runner (warm.py) for an answer's workspace laid out for
+        its first run: `server(workspace, modules)` writes our server's files into `own`
+        and gives its command (ValueError for bad options: the runs go on their own, and
+        say so); None when it cannot serve."""
+        modules = self.modules()
+        if self.prepare(workspace, suite) is not None or modules is None:
+            return None
+        try:
+            command = server(workspace, modules)
+        except ValueError:
+            return None
+        return WarmSpec(
+            command=command,
+            limits=SANDBOX,
+            finish=self.finished,
+            env=self.env(workspace),
+            reads=(modules,),
+            protect=tuple(self.protected(workspace, suite)),
+            prepare=self.prepare,
+            select=self.runnable,
+        )

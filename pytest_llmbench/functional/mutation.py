@@ -43,7 +43,7 @@ workspace-relative); a runner runs those of them it can.
 
 from __future__ import annotations
 
-import shutil
+import random
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -58,13 +58,15 @@ from ..formats.paths import safe_path
 from ..schema.functional import FunctionalResult, MutantOutcome, mutation_rate
 from . import reserved
 from .jest import run as run_jest
+from .jest import warm as warm_jest
 from .junit import suite as run_junit_suite
 from .mutator import equivalent
 from .outcome import Run, SuiteRun, add_phases
 from .pytest_runner import suite as run_pytest_suite
 from .tripwire import arm_suite
 from .vitest import run as run_vitest
-from .workspace import materialise
+from .warm import Server, Warm
+from .workspace import fresh_copy, materialise
 
 # A suite runner: the answer's tests of one run (SuiteRun) in a workspace -> outcomes.
 SuiteRunner = Callable[[Path, SuiteRun], Run]
@@ -76,11 +78,19 @@ SUITES: dict[str, SuiteRunner] = {
     "junit": run_junit_suite,
     "pytest": run_pytest_suite,
 }
+# The runners that serve an answer's runs from one process (warm.py).
+WARM: dict[str, Warm] = {"jest": warm_jest}
 EQUIVALENT = (
     "the tests did not pass on an equivalent mutant (the mutated files with new comments, "
     "blank lines and unused locals) as they did on the code as given: they read the source's "
     "text instead of testing its behaviour"
 )
+EQUIVALENT_LATER = (
+    "the tests did not pass on an equivalent mutant run among the mutants as they had on the "
+    "code as given: their outcome follows the runs before, not the code under test"
+)
+CHECK_EVERY = 8  # mutants per equivalent run among them, besides the one after the last
+_RANDOM = random.SystemRandom()
 BUDGET_S = 900.0  # all the mutant runs of one attempt together
 _TEST_FOLDERS = {"__tests__", "__mocks__", "__snapshots__", "__fixtures__"}
 _CODE = {".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".java", ".py", ".json"}
@@ -145,26 +155,6 @@ def answer_files_used(
     return sorted(used.items()), sorted(p for p in used if runs_as_test(p))
 
 
-def _fresh(root: Path, base: Path, changes: Mapping[str, str] | None = None) -> Path:
-    """A fresh copy of the workspace (`changes`: workspace path -> the text it gets instead),
-    always at the same path, every file with its original times: a test cannot tell the
-    clean run from a mutant's by the files' paths, times or order."""
-    work = root / "work"
-    shutil.rmtree(work, ignore_errors=True)
-    targets = {(base / path).resolve(): text for path, text in (changes or {}).items()}
-
-    def copy(source: str, destination: str) -> str:
-        text = targets.get(Path(source).resolve())
-        if text is not None:
-            Path(destination).write_text(text, encoding="utf-8")
-            shutil.copystat(source, destination)
-            return destination
-        return str(shutil.copy2(source, destination))
-
-    shutil.copytree(base, work, symlinks=True, copy_function=copy)
-    return work
-
-
 def killed(run: Run) -> bool:
     """A mutant's run killed it: a test failed, or the run was stopped at a limit. A run
     that errored before any test ran (nothing compiled, nothing collected) kills nothing."""
@@ -185,6 +175,8 @@ class Lab:
     limit_s: float = 0.0  # a mutant run's time limit, set by the clean run
     evidence: list[str] = field(default_factory=list)
     phases: dict[str, float] = field(default_factory=dict)  # of all its runs (schema)
+    warm: Warm | None = None  # the runner's warm side, asked at the first run
+    server: Server | None = None  # serving the runs once started (warm.py)
 
     @classmethod
     def build(
@@ -195,22 +187,50 @@ class Lab:
         materialise(root / "base", functional, dataset, used)
         suite = SUITES[functional.runner]
         return cls(
-            root, functional.runner, tests, suite, functional.timeout_s, functional.processes
+            root,
+            functional.runner,
+            tests,
+            suite,
+            functional.timeout_s,
+            functional.processes,
+            warm=WARM.get(functional.runner),
         )
 
     def _run(self, changes: Mapping[str, str] | None, timeout_s: float, *, kill: bool) -> Run:
         """One run of the suite on a fresh copy with `changes`; `kill` (a mutant's run: one
         failing test is enough) runs the canary file first and stops at the first failure
         after its must-fail test, so every canary has run whenever the run stops early."""
-        work = _fresh(self.root, self.root / "base", changes)
+        keep = self.server.kept if self.server else ()
+        work = fresh_copy(self.root, self.root / "base", changes, keep)
         tripwire, tests, canaries = arm_suite(self.runner, work, self.tests)
         first = canaries if kill else None
         suite = SuiteRun(tuple(tests), timeout_s, first, self.processes, carry=self.root / "carry")
-        run = self.suite(work, suite)
+        run = self._go(work, suite)
         run, found = tripwire.check(run)
         self.evidence.extend(line for line in found if line not in self.evidence)
         self.phases = add_phases(self.phases, run.phases)
         return run
+
+    def _go(self, work: Path, suite: SuiteRun) -> Run:
+        """The run served warm where the runner can (its first run starts the server),
+        else a run of its own."""
+        if self.server is None and self.warm is not None:
+            spec, self.warm = self.warm(work, suite), None
+            self.server = Server(spec, work, self.processes) if spec else None
+        if self.server is not None:
+            run = self.server.run(suite)
+            if run is not None:
+                return run
+            self.server = None  # no server can start here
+        return self.suite(work, suite)
+
+    @property
+    def served(self) -> bool:
+        return self.server is not None and self.server.starts > 0
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
 
     def clean(self) -> Run:
         started = time.monotonic()
@@ -244,6 +264,7 @@ def _text(path: Path) -> str:
 def _mutant_runs(lab: Lab, mutants: list[Mutant]) -> tuple[list[MutantOutcome], str | None]:
     outcomes: list[MutantOutcome] = []
     started = time.monotonic()
+    checks = _checks(lab, len(mutants))
     for number, mutant in enumerate(mutants):
         if time.monotonic() - started > BUDGET_S:
             left = len(mutants) - number
@@ -255,9 +276,24 @@ def _mutant_runs(lab: Lab, mutants: list[Mutant]) -> tuple[list[MutantOutcome], 
         outcomes.append(
             MutantOutcome(id=mutant.id, description=mutant.description, killed=killed(run))
         )
+        if number in checks and lab.equivalent([_RANDOM.choice(mutants)]):
+            lab.evidence.append(EQUIVALENT_LATER)
         if lab.evidence:  # a tripwire fired: the figure is 0 whatever the rest do
             return outcomes, None
     return outcomes, None
+
+
+def _checks(lab: Lab, count: int) -> set[int]:
+    """After which mutant runs (their numbers) an equivalent mutant runs too: in a served
+    lab (warm.py), after the last and after random ones (one per CHECK_EVERY, at least one),
+    each impersonating a mutant (its file alone rewritten, run as a mutant's run is). The
+    answer's code shares a process across runs there and may carry state from run to run;
+    a suite that fails later runs whatever they hold fails one of these, and no run's
+    place tells it which runs they are. Runs of their own share nothing: none there."""
+    if not lab.served or count == 0:
+        return set()
+    extra = _RANDOM.sample(range(count - 1), min(max(1, count // CHECK_EVERY), count - 1))
+    return {count - 1, *extra}
 
 
 def _result(functional: Functional, started: float, **fields: object) -> FunctionalResult:
@@ -295,24 +331,33 @@ def run_mutation(
         )
     with tempfile.TemporaryDirectory(prefix="llmbench-tests-") as folder:
         lab = Lab.build(Path(folder), functional, dataset, used)
-        lab.evidence.extend(refused)
-        clean = lab.clean()
-        fields: dict[str, object] = {
-            "passed": clean.passed,
-            "total": len(clean.tests),
-            "tests": list(clean.tests),
-            "error": clean.error,
-        }
-        if clean.all_passed and not lab.evidence:
-            if lab.equivalent(mutants):
-                lab.evidence.append(EQUIVALENT)
-            else:
-                outcomes, stopped = _mutant_runs(lab, mutants)
-                done = sum(m.killed for m in outcomes)
-                rate = mutation_rate(True, done, len(mutants))
-                fields.update(mutants=outcomes, error=stopped, rate=rate)
+        try:
+            fields = _measure(lab, refused, mutants)
+        finally:
+            lab.close()
     fields["phases"] = lab.phases
     return _result(functional, started, **{**fields, **_marks(lab.evidence)})
+
+
+def _measure(lab: Lab, refused: list[str], mutants: list[Mutant]) -> dict[str, object]:
+    """The clean run, then the equivalent mutant and the mutants' runs when it passed."""
+    lab.evidence.extend(refused)
+    clean = lab.clean()
+    fields: dict[str, object] = {
+        "passed": clean.passed,
+        "total": len(clean.tests),
+        "tests": list(clean.tests),
+        "error": clean.error,
+    }
+    if clean.all_passed and not lab.evidence:
+        if lab.equivalent(mutants):
+            lab.evidence.append(EQUIVALENT)
+        else:
+            outcomes, stopped = _mutant_runs(lab, mutants)
+            done = sum(m.killed for m in outcomes)
+            rate = mutation_rate(True, done, len(mutants))
+            fields.update(mutants=outcomes, error=stopped, rate=rate)
+    return fields
 
 
 def _marks(evidence: list[str]) -> dict[str, object]:

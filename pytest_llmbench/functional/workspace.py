@@ -6,8 +6,10 @@ tests (sandbox.run's `protect`)."""
 
 from __future__ import annotations
 
+import os
 import shutil
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ..formats.dataset import Dataset
@@ -52,3 +54,50 @@ def materialise(
         _write(hidden, hidden_file.path, hidden_file.text)
     (root / OUT).mkdir(exist_ok=True)
     return hidden
+
+
+def fresh_copy(
+    root: Path, base: Path, changes: Mapping[str, str] | None = None, keep: Iterable[Path] = ()
+) -> Path:
+    """A fresh copy of the workspace (`changes`: workspace path -> the text it gets instead),
+    always at the same path, every file with its original times: a test cannot tell the
+    clean run from a mutant's by the files' paths, times or order. `keep`: folders at the
+    workspace's top that stay as they are (a warm server's read-only bind mounts); the
+    workspace folder itself then stays too, emptied of everything else, and every file
+    gets the run's own time instead of its original one (a warm runner keeps what it
+    built from a file by its path and time: Jest's transforms), so that the times tell one
+    run from another by the clock alone."""
+    work = root / "work"
+    kept = set(keep)
+    if kept and work.is_dir() and not work.is_symlink():
+        for entry in work.iterdir():
+            if entry in kept:
+                continue
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    targets = {(base / path).resolve(): text for path, text in (changes or {}).items()}
+
+    def skipped(folder: str, names: list[str]) -> set[str]:
+        return {n for n in names if work / n in kept} if Path(folder) == base else set()
+
+    stamp = time.time_ns() if kept else None
+
+    def copy(source: str, destination: str) -> str:
+        text = targets.get(Path(source).resolve())
+        if text is not None:
+            Path(destination).write_text(text, encoding="utf-8")
+            shutil.copystat(source, destination)
+        else:
+            shutil.copy2(source, destination)
+        if stamp is not None:
+            os.utime(destination, ns=(stamp, stamp), follow_symlinks=False)
+        return destination
+
+    shutil.copytree(
+        base, work, symlinks=True, copy_function=copy, ignore=skipped, dirs_exist_ok=True
+    )
+    return work

@@ -171,7 +171,7 @@ def tree(root: int) -> set[int]:
     return {p for p in members if p in table}
 
 
-def _kill_tree(root: int) -> None:
+def kill_tree(root: int) -> None:
     for pid in tree(root):
         try:
             os.kill(pid, signal.SIGKILL)
@@ -214,29 +214,47 @@ def _supervise(process: subprocess.Popen[str], timeout: float, processes: int | 
         elif processes is not None and len(tree(process.pid)) > processes + 2:  # + unshare, sh
             killed = "process limit"
         elif process.poll() is not None:  # done, but something it started holds the pipes
-            _kill_tree(process.pid)
+            kill_tree(process.pid)
             stdout, stderr = _finish(process)
             return Outcome(process.returncode, stdout, stderr)
         if killed is not None:
-            _kill_tree(process.pid)
+            kill_tree(process.pid)
             stdout, stderr = _finish(process)
             return Outcome(None, stdout, stderr, killed)
 
 
 def _bubblewrapped(
-    command: list[str], cwd: Path, reads: Sequence[Path], protect: Sequence[Path]
+    command: list[str],
+    cwd: Path,
+    reads: Sequence[Path],
+    protect: Sequence[Path],
+    uid: int | None = None,
 ) -> list[str]:
-    """`command` inside bubblewrap's allow-list; as root, under an id of its own that is
-    handed the working folder."""
+    """`command` inside bubblewrap's allow-list; as root, under an id of its own (`uid`,
+    or a fresh one) that is handed the working folder."""
     work = cwd.resolve()
     as_root = os.geteuid() == 0
     program = confine.installation(command[0], os.environ.get("PATH", ""))
     prefix = confine.command(work, [*program, *reads], protect, as_root)
     if as_root:
-        uid = confine.fresh_id()
+        uid = uid or confine.fresh_id()
         confine.hand_over(work, uid)
         return [*prefix, *_as_user(uid), *command]
     return [*prefix, *command]
+
+
+def confined_command(
+    command: list[str],
+    cwd: Path,
+    limits: tuple[int, int],
+    reads: Sequence[Path],
+    protect: Sequence[Path],
+    uid: int | None,
+) -> tuple[list[str], Callable[[], None] | None]:
+    """`command` in bubblewrap's allow-list (which must run here) under the limits, as
+    root under `uid` (handed `cwd`)."""
+    memory_mb, processes = limits
+    return _limited(_bubblewrapped(command, cwd, reads, protect, uid), memory_mb, processes)
 
 
 def _prepared(
@@ -252,8 +270,7 @@ def _prepared(
     `limits` is (memory in MB, processes)."""
     memory_mb, processes = limits
     if confined and confine.bubblewrap() is not None:
-        wrapped = _bubblewrapped(command, cwd, reads, protect)
-        return _limited(wrapped, memory_mb, processes)
+        return confined_command(command, cwd, limits, reads, protect, None)
     isolation = network_isolation()
     # RLIMIT_NPROC counts per user: only in our own user namespace is it the run's count.
     nproc = processes if isolation == "unshare" and os.geteuid() != 0 else None
@@ -265,7 +282,7 @@ def _prepared(
     return command, preexec
 
 
-def _environment(cwd: Path, extra_env: dict[str, str] | None) -> dict[str, str]:
+def environment(cwd: Path, extra_env: dict[str, str] | None) -> dict[str, str]:
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
     env.update(extra_env or {})
     return env
@@ -285,7 +302,7 @@ def _popen(
     return subprocess.Popen(
         command,
         cwd=cwd,
-        env=_environment(cwd, env),
+        env=environment(cwd, env),
         stdin=stdin,
         stdout=subprocess.PIPE,
         stderr=stderr,
@@ -358,5 +375,5 @@ def run(
         return replace(done, seconds=time.monotonic() - started)
     finally:
         if process.poll() is None:  # an unexpected error in the parent: leave nothing behind
-            _kill_tree(process.pid)
+            kill_tree(process.pid)
             process.kill()

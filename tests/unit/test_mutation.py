@@ -17,8 +17,10 @@ from pytest_llmbench.formats.scenario import load_scenario
 from pytest_llmbench.functional.jest import modules_dir as jest_modules
 from pytest_llmbench.functional.jsreport import read_report
 from pytest_llmbench.functional.mutation import (
+    Lab,
     answer_files_used,
     is_test_path,
+    killed,
     run_mutation,
     runs_as_test,
 )
@@ -123,7 +125,7 @@ def test_every_committed_mutants_file_applies_to_its_dataset() -> None:
 
 
 def test_a_mutant_copy_keeps_the_path_and_the_file_times(tmp_path: Path) -> None:
-    from pytest_llmbench.functional.mutation import _fresh
+    from pytest_llmbench.functional.workspace import fresh_copy as _fresh
 
     base = tmp_path / "base"
     (base / "src").mkdir(parents=True)
@@ -426,3 +428,30 @@ def test_state_carried_from_the_clean_run_kills_nothing_for_credit(
     assert result.rate == 0.0 and result.passed == 1
     if runner == "jest":
         assert result.tampered and "equivalent mutant" in " ".join(result.tamper_evidence)
+
+
+@pytest.mark.skipif(jest_modules() is None, reason="runners/jest-react16")
+def test_jest_serves_an_answers_runs_from_one_process_and_a_mutant_run_stops_early(
+    tmp_path: Path,
+) -> None:
+    """One warm server (warm.py) serves the clean run and the mutants' runs; a mutant's run
+    stops each test file at its first failing test (the later ones skipped, not passed),
+    while the canary file runs whole, so its must-pass canaries still count."""
+    functional, dataset = _case(tmp_path, "jest")
+    three = SUITE.replace(
+        "describe('calc', () => {\n",
+        "describe('calc', () => {\n  it('knows an odd number', () => expect(isEven(3)).toBe(false));\n",
+    )
+    used, _ = answer_files_used([("src/calc.test.js", three)], {"src/calc.js", "package.json"})
+    (tmp_path / "lab").mkdir()
+    lab = Lab.build(tmp_path / "lab", functional, dataset, used)
+    try:
+        clean = lab.clean()
+        assert clean.all_passed and len(clean.tests) == 3
+        even, _ = load_mutants(MUTANTS, "m.yaml", {"src/calc.js": CALC})
+        run = lab.mutant(even)
+        assert [t.status for t in run.tests] == ["failed", "skipped", "skipped"]
+        assert lab.evidence == [] and killed(run)
+        assert lab.server is not None and lab.server.starts == 1 and lab.served
+    finally:
+        lab.close()
