@@ -60,6 +60,7 @@ from . import reserved
 from .jest import run as run_jest
 from .jest import warm as warm_jest
 from .junit import suite as run_junit_suite
+from .junit_warm import warm as warm_junit
 from .mutator import equivalent
 from .outcome import Run, SuiteRun, add_phases
 from .pytest_runner import suite as run_pytest_suite
@@ -79,7 +80,7 @@ SUITES: dict[str, SuiteRunner] = {
     "pytest": run_pytest_suite,
 }
 # The runners that serve an answer's runs from one process (warm.py).
-WARM: dict[str, Warm] = {"jest": warm_jest}
+WARM: dict[str, Warm] = {"jest": warm_jest, "junit": warm_junit}
 EQUIVALENT = (
     "the tests did not pass on an equivalent mutant (the mutated files with new comments, "
     "blank lines and unused locals) as they did on the code as given: they read the source's "
