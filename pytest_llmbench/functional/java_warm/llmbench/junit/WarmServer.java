@@ -5,6 +5,7 @@ import java.io.ByteArrayInputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.io.FilterOutputStream;
 import java.io.InputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -36,7 +37,8 @@ import java.util.stream.Stream;
  * <p>The tests run in a new thread each run, with the answer's classes in a new class
  * loader; after the run the process-wide settings a test may change (standard streams,
  * system properties, default locale and time zone, the default uncaught-exception
- * handler, java.util.logging's configuration; AssertJ's: WarmRun) are put back. The answer's code can still reach the server (reflection); the
+ * handler, java.util.logging's configuration; AssertJ's: WarmRun) are put back. The
+ * tests' System.out and System.err write to the server's output but do not close it. The answer's code can still reach the server (reflection); the
  * server is not trusted after its first run (the canaries and the runs' order are the
  * defence: functional/mutation.py).
  */
@@ -54,7 +56,7 @@ public final class WarmServer {
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
         BufferedReader requests = new BufferedReader(
                 new InputStreamReader(new FileInputStream(FileDescriptor.in), StandardCharsets.UTF_8));
-        Settings settings = new Settings(out, err);
+        Settings settings = new Settings(kept(out), kept(err));
         WarmBuild build = new WarmBuild(System.getProperty("java.class.path"));
         String line;
         while ((line = requests.readLine()) != null) {
@@ -76,6 +78,21 @@ public final class WarmServer {
             out.print(System.lineSeparator() + DONE + " " + nonce + " " + code + System.lineSeparator());
             out.flush();
         }
+    }
+
+    /** The stream the tests get: what they write goes to `stream`, closing it only flushes. */
+    private static PrintStream kept(PrintStream stream) {
+        return new PrintStream(new FilterOutputStream(stream) {
+            @Override
+            public void write(byte[] bytes, int offset, int length) {
+                stream.write(bytes, offset, length);
+            }
+
+            @Override
+            public void close() {
+                stream.flush();
+            }
+        }, true, StandardCharsets.UTF_8);
     }
 
     interface Body {
