@@ -117,12 +117,14 @@ STATE_TEST = """package demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 class StateTest {
     static int runs;
     // passes only where nothing of an earlier run is left: the test class's statics, the
-    // dataset's (Counter.count), a system property, the default locale, a closed stdout
+    // dataset's (Counter.count), a system property, the default locale, a closed stdout, a
+    // thread left running
     @Test void firstOfItsKind() {
         runs++;
         assertEquals(1, runs);
@@ -132,6 +134,10 @@ class StateTest {
         System.setProperty("llmbench.seen", "yes");
         Locale.setDefault(Locale.GERMANY);
         System.out.close(); // the server's output: the run's done line must still go out
+        assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals("spins")));
+        Thread spins = new Thread(() -> { while (true) { Thread.onSpinWait(); } }, "spins");
+        spins.setDaemon(true);
+        spins.start(); // deaf to interrupts: it must not outlive the run
     }
 }
 """

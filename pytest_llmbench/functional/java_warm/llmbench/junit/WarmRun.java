@@ -59,6 +59,7 @@ final class WarmRun {
     static final String COMPILED = "compiled.txt";
     static final String PLANNED = "planned.tsv";
     static final String REPORTS = "reports";
+    private static final long GRACE_MS = 200;
 
     private final Path workspace;
     private final Path work;
@@ -106,7 +107,35 @@ final class WarmRun {
             return 1;
         }
         try (URLClassLoader loader = new URLClassLoader("llmbench-run", urls(classes), WarmRun.class.getClassLoader())) {
-            return launch(loader, new TreeSet<>(selected));
+            try {
+                return launch(loader, new TreeSet<>(selected));
+            } finally {
+                endThreads(loader);
+            }
+        }
+    }
+
+    /**
+     * The threads the run's code started and left running (their context class loader is
+     * the run's, as a thread started by a test inherits it) end with the run, as they do
+     * when a run's own JVM exits: interrupted, then stopped after GRACE_MS (a mutant's
+     * endless loop left behind by a preemptive timeout would take the next runs' CPU).
+     */
+    @SuppressWarnings("deprecation") // Thread.stop: what ends a thread that will not end
+    private static void endThreads(ClassLoader loader) throws InterruptedException {
+        List<Thread> left = new ArrayList<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread != Thread.currentThread() && thread.isAlive() && thread.getContextClassLoader() == loader) {
+                left.add(thread);
+                thread.interrupt();
+            }
+        }
+        long deadline = System.nanoTime() + GRACE_MS * 1_000_000L;
+        for (Thread thread : left) {
+            thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000L));
+            if (thread.isAlive()) {
+                thread.stop();
+            }
         }
     }
 
