@@ -14,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -89,7 +90,7 @@ final class WarmRun {
         long started = System.nanoTime();
         List<String> errors = testFiles.isEmpty() ? List.of() : build.compile(workspace, sources, classes);
         double seconds = (System.nanoTime() - started) / 1e9;
-        String head = (errors.isEmpty() ? "ok " : "failed ") + String.format("%.3f", seconds);
+        String head = (errors.isEmpty() ? "ok " : "failed ") + String.format(Locale.ROOT, "%.3f", seconds);
         List<String> lines = new ArrayList<>(List.of(head));
         lines.addAll(errors);
         Files.write(work.resolve(COMPILED), lines, StandardCharsets.UTF_8);

@@ -31,16 +31,18 @@ import java.util.stream.Stream;
  * the run (WarmRun) writes its files to the folder the first argument names (a fresh one
  * each run: compiled.txt, classes/, reports/, planned.tsv, tmp/), then one line
  * {@code @@llmbench-done NONCE CODE} goes to stdout, CODE being the cold run's exit code.
- * {@code first} and {@code bail} are read and not used: as in the cold run every class
+ * {@code first} and {@code bail} are not used: as in the cold run every class
  * runs, the canary class among them.
  *
  * <p>The tests run in a new thread each run, with the answer's classes in a new class
  * loader; after the run the process-wide settings a test may change (standard streams,
  * system properties, default locale and time zone, the default uncaught-exception
- * handler, java.util.logging's configuration; AssertJ's: WarmRun) are put back. The
- * tests' System.out and System.err write to the server's output but do not close it. The answer's code can still reach the server (reflection); the
- * server is not trusted after its first run (the canaries and the runs' order are the
- * defence: functional/mutation.py).
+ * handler, java.util.logging's configuration; AssertJ's: WarmRun) are put back, and the
+ * threads the run left running end (WarmRun). The tests' System.out and System.err write
+ * to the server's output but do not close it. The answer's code can still reach the
+ * server (reflection, statics of the shared loader): the server is not trusted after its
+ * first run (the canaries and the equivalent runs among the mutants are the defence:
+ * functional/mutation.py).
  */
 public final class WarmServer {
 
@@ -75,7 +77,7 @@ public final class WarmServer {
                 return new WarmRun(workspace, work, build).run(tests);
             });
             settings.apply();
-            out.print(System.lineSeparator() + DONE + " " + nonce + " " + code + System.lineSeparator());
+            out.print("\n" + DONE + " " + nonce + " " + code + "\n"); // on a line of its own
             out.flush();
         }
     }
