@@ -6,7 +6,8 @@ A runner that can serve declares `warm(workspace, suite) -> WarmSpec | None` (mu
 allow-list, limits and user id as a run of its own), with the workspace as its working
 folder, and sends it one request per run, a JSON line on its stdin:
 
-    {"nonce": "<hex>", "tests": [...], "first": "<canary file>" | null, "bail": true | false}
+    {"nonce": "<hex>", "tests": [...], "first": "<canary file>" | null, "bail": true | false,
+     "coverage": true | false}
 
 The server runs those test files in a fresh realm (a new module registry and vm contexts,
 a new class loader), writes the runner's usual report where the run of its own writes it,
@@ -143,6 +144,7 @@ class Server:
             "tests": self.spec.select(suite),
             "first": suite.canaries,
             "bail": suite.canaries is not None,
+            "coverage": suite.coverage,
         }
         try:
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
