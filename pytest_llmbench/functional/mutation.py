@@ -63,6 +63,7 @@ from .junit import suite as run_junit_suite
 from .mutator import equivalent
 from .outcome import Run, SuiteRun, add_phases
 from .pytest_runner import suite as run_pytest_suite
+from .pytest_runner import warm as warm_pytest
 from .suite_files import answer_files_used, runs_as_test
 from .tripwire import arm_suite
 from .vitest import run as run_vitest
@@ -80,7 +81,7 @@ SUITES: dict[str, SuiteRunner] = {
     "pytest": run_pytest_suite,
 }
 # The runners that serve an answer's runs from one process (warm.py).
-WARM: dict[str, Warm] = {"jest": warm_jest}
+WARM: dict[str, Warm] = {"jest": warm_jest, "pytest": warm_pytest}
 # The runners whose clean run writes which lines each test file ran (coverage.py).
 COVERS = {"jest"}
 EQUIVALENT = (

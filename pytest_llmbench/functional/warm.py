@@ -72,6 +72,8 @@ class WarmSpec:
     prepare: Callable[[Path, SuiteRun], str | None] = _nothing
     # the test files of a run the server is asked to run
     select: Callable[[SuiteRun], list[str]] = lambda suite: list(suite.tests)
+    # what else a request tells the server (pytest's: its command line)
+    extra: Callable[[Path, SuiteRun], dict[str, object]] = lambda workspace, suite: {}
 
 
 # A runner's warm side: the spec for an answer whose workspace is laid out for its first
@@ -145,6 +147,7 @@ class Server:
             "first": suite.canaries,
             "bail": suite.canaries is not None,
             "coverage": suite.coverage,
+            **self.spec.extra(self.workspace, suite),
         }
         try:
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
