@@ -34,10 +34,11 @@ from .junit import (
 from .junit_options import JVM_FLAGS
 from .outcome import Run, SuiteRun, read_lines
 from .warm import WarmSpec
+from .workspace import OUT
 
 SERVER = Path(__file__).with_name("java_warm")  # the server's own sources (with SUPPORT's)
 MAIN = "llmbench.junit.WarmServer"
-WORK = ".llmbench-junit"  # the server's folder in the workspace, made afresh each run
+WORK = f"{OUT}/junit"  # the server's folder in the workspace, made afresh each run
 COMPILED = "compiled.txt"  # `ok SECONDS` or `failed SECONDS`, then javac's errors a line
 
 

@@ -208,14 +208,14 @@ class ForgeTest {
     // launcher writes the real one
     @Test void forges() throws Exception {
         StringBuilder xml = new StringBuilder("<?xml version='1.0'?><testsuite>");
-        for (String line : Files.readAllLines(Path.of(".llmbench-junit/planned.tsv"))) {
+        for (String line : Files.readAllLines(Path.of(".llmbench-out/junit/planned.tsv"))) {
             String[] cells = line.split("\\t");
             if (cells.length == 2) {
                 xml.append("<testcase classname='" + cells[0] + "' name='" + cells[1] + "'/>");
             }
         }
-        Files.createDirectories(Path.of(".llmbench-junit/reports"));
-        Files.writeString(Path.of(".llmbench-junit/reports/TEST-junit-jupiter.xml"), xml + "</testsuite>");
+        Files.createDirectories(Path.of(".llmbench-out/junit/reports"));
+        Files.writeString(Path.of(".llmbench-out/junit/reports/TEST-junit-jupiter.xml"), xml + "</testsuite>");
         Runtime.getRuntime().halt(0);
     }
 }
