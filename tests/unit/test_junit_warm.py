@@ -24,6 +24,7 @@ public class Calc {
     public static int calls;
     public static int add(int a, int b) { calls++; return a + b; }
 }
+class Helper { static int one() { return 1; } }
 """
 CALC_TEST = """package demo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
 class CalcTest {
     @Test void adds() { assertEquals(3, Calc.add(1, 2)); }
     @Test void startsAtBase() { assertEquals(10, Calc.BASE); }
+    @Test void helps() { assertEquals(1, Helper.one()); }
 }
 """
 CALC_JAVA = "src/main/java/demo/Calc.java"
@@ -86,14 +88,15 @@ def _mutant(find: str, replace: str) -> dict[str, str]:
 def test_served_runs_have_the_outcomes_of_runs_of_their_own(base: Path) -> None:
     """The code as given, then mutants of a method's body, of a constant (copied into the
     test class when it is compiled: the test must be compiled again), of a signature (a
-    full build resolves the test's call anew: assertEquals(long, long) passes) and one
-    that does not compile, all served by one server."""
+    full build resolves the test's call anew: assertEquals(long, long) passes), one that
+    does not compile and one without a class the tests use, all served by one server."""
     server = _server(base)
     mutants = {
         "body": _mutant("a + b", "a - b"),
         "constant": _mutant("BASE = 10", "BASE = 11"),
         "signature": _mutant("static int add", "static long add"),
         "broken": _mutant("a + b", "a + c"),
+        "a class gone": _mutant("class Helper { static int one() { return 1; } }", ""),
     }
     alone: dict[str, Run] = {}
     try:
@@ -104,13 +107,15 @@ def test_served_runs_have_the_outcomes_of_runs_of_their_own(base: Path) -> None:
         assert server.starts == 1
     finally:
         server.close()
-    passed = (None, {"CalcTest.adds": (True, "passed"), "CalcTest.startsAtBase": (True, "passed")})
+    names = ("CalcTest.adds", "CalcTest.startsAtBase", "CalcTest.helps")
+    passed = (None, {name: (True, "passed") for name in names})
     assert _seen(alone["clean"]) == _seen(alone["signature"]) == passed
     assert _seen(alone["body"])[1]["CalcTest.adds"][0] is False
     assert _seen(alone["constant"])[1]["CalcTest.startsAtBase"][0] is False
     error = alone["broken"].error or ""
     assert error.startswith("the tests and src/main/java do not compile: ")
     assert "Calc.java:5: error: cannot find symbol" in error
+    assert "CalcTest.java:7: error: cannot find symbol" in (alone["a class gone"].error or "")
 
 
 STATE_TEST = """package demo;
@@ -164,6 +169,7 @@ def test_each_run_has_a_class_loader_and_settings_of_its_own(base: Path) -> None
         assert {t.name for t in run.tests} == {
             "CalcTest.adds",
             "CalcTest.startsAtBase",
+            "CalcTest.helps",
             "StateTest.firstOfItsKind",
         }
 
@@ -193,6 +199,7 @@ def test_a_test_that_exits_ends_its_run_and_the_next_run_starts_a_new_server(
         == {
             "CalcTest.adds": (False, "not run"),
             "CalcTest.startsAtBase": (False, "not run"),
+            "CalcTest.helps": (False, "not run"),
         }
     )
     assert (ended.error or "").startswith("no test ran") and ended.returncode == 0
@@ -234,6 +241,7 @@ def test_the_canaries_catch_a_report_forged_in_a_served_run(base: Path) -> None:
     assert {t.name: t.passed for t in run.tests} == {
         "CalcTest.adds": True,
         "CalcTest.startsAtBase": True,
+        "CalcTest.helps": True,
         "ForgeTest.forges": True,
     }  # the forged report, as read
     assert any(line.startswith("must-fail canary test") for line in lab.evidence), lab.evidence

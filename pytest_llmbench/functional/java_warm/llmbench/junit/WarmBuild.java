@@ -8,13 +8,16 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import javax.lang.model.element.Element;
+import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
@@ -23,6 +26,7 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 import com.sun.source.util.JavacTask;
+import com.sun.source.util.Trees;
 
 /**
  * The warm server's javac: the JDK's compiler called in the server's JVM, so it is loaded
@@ -34,8 +38,9 @@ import com.sun.source.util.JavacTask;
  * ran, are carried (WarmCarry). A later run starts from them and compiles only the
  * sources whose text changed or that are new (the mutant's file, the run's canary class),
  * unless a class it compiled shows another API than the carried one (WarmCarry.api: then
- * the classes compiled against the old one might differ from a full build's) or the
- * smaller build fails: then it compiles everything, as the first run did. No annotation
+ * the classes compiled against the old one might differ from a full build's), a changed
+ * source declares other top-level classes than it did, or the smaller build fails: then
+ * it compiles everything, as the first run did. No annotation
  * processing: the answer's code never runs in javac.
  */
 final class WarmBuild {
@@ -77,19 +82,20 @@ final class WarmBuild {
         List<Path> changed = carry == null ? null : carry.restore(texts, classes);
         if (changed != null) {
             Result some = run(workspace, changed, classes, classpath + File.pathSeparator + classes);
-            if (some.errors.isEmpty() && carry.sameApi(some.apis)) {
+            if (some.errors.isEmpty() && carry.same(some.apis, changed, some.declared)) {
                 return List.of();
             }
             WarmCarry.empty(classes);
         }
         Result all = run(workspace, sources, classes, classpath);
         if (all.errors.isEmpty() && carry == null) {
-            carry = WarmCarry.of(texts, classes, all.apis);
+            carry = WarmCarry.of(texts, classes, all.apis, all.declared);
         }
         return all.errors;
     }
 
-    private record Result(List<String> errors, Map<String, String> apis) {
+    /** javac's errors; the API of each class compiled; the top-level classes of each source. */
+    private record Result(List<String> errors, Map<String, String> apis, Map<Path, Set<String>> declared) {
     }
 
     private Result run(Path workspace, List<Path> sources, Path classes, String onPath) throws IOException {
@@ -105,17 +111,24 @@ final class WarmBuild {
         JavacTask task = (JavacTask) javac.getTask(
                 null, files, found, options, null, files.getJavaFileObjectsFromFiles(paths));
         Map<String, String> apis = new HashMap<>();
+        Map<Path, Set<String>> declared = new HashMap<>();
         try {
             Iterable<? extends Element> analyzed = task.analyze();
             if (errors(workspace, found).isEmpty()) {
                 WarmCarry.api(analyzed, task.getElements(), apis);
+                Trees trees = Trees.instance(task);
+                for (Element type : analyzed) {
+                    Path source = Path.of(trees.getPath(type).getCompilationUnit().getSourceFile().toUri());
+                    declared.computeIfAbsent(workspace.relativize(source), k -> new HashSet<>())
+                            .add(task.getElements().getBinaryName((TypeElement) type).toString());
+                }
                 task.generate();
             }
         } catch (IllegalStateException stopped) {
             // javac gave up (its errors are among the diagnostics)
         }
         List<String> errors = errors(workspace, found);
-        return new Result(errors, apis);
+        return new Result(errors, apis, declared);
     }
 
     private static List<String> errors(Path workspace, DiagnosticCollector<JavaFileObject> found) {

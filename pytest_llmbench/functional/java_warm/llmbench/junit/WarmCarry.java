@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import javax.lang.model.element.Element;
@@ -36,22 +37,28 @@ final class WarmCarry {
     private final Map<Path, String> texts;
     private final Map<Path, byte[]> classFiles;
     private final Map<String, String> apis;
+    private final Map<Path, Set<String>> declared; // source -> its top-level classes' binary names
 
-    private WarmCarry(Map<Path, String> texts, Map<Path, byte[]> classFiles, Map<String, String> apis) {
+    private WarmCarry(
+            Map<Path, String> texts, Map<Path, byte[]> classFiles, Map<String, String> apis,
+            Map<Path, Set<String>> declared) {
         this.texts = texts;
         this.classFiles = classFiles;
         this.apis = apis;
+        this.declared = declared;
     }
 
     /** The carry of a full build: `classes` as javac left it. */
-    static WarmCarry of(Map<Path, String> texts, Path classes, Map<String, String> apis) throws IOException {
+    static WarmCarry of(
+            Map<Path, String> texts, Path classes, Map<String, String> apis, Map<Path, Set<String>> declared)
+            throws IOException {
         Map<Path, byte[]> classFiles = new HashMap<>();
         try (Stream<Path> found = Files.walk(classes)) {
             for (Path path : found.filter(Files::isRegularFile).toList()) {
                 classFiles.put(classes.relativize(path), Files.readAllBytes(path));
             }
         }
-        return new WarmCarry(Map.copyOf(texts), classFiles, Map.copyOf(apis));
+        return new WarmCarry(Map.copyOf(texts), classFiles, Map.copyOf(apis), Map.copyOf(declared));
     }
 
     /**
@@ -79,8 +86,9 @@ final class WarmCarry {
         }
         List<String> gone = new ArrayList<>();
         for (Path source : dropped) {
-            String old = texts.getOrDefault(source, now.get(source));
-            gone.add(WarmRun.className(old, source).replace('.', '/'));
+            for (String name : declared.getOrDefault(source, Set.of())) {
+                gone.add(name.replace('.', '/'));
+            }
         }
         for (Map.Entry<Path, byte[]> file : classFiles.entrySet()) {
             String name = file.getKey().toString();
@@ -94,10 +102,15 @@ final class WarmCarry {
         return changed;
     }
 
-    /** Whether every class compiled again that was carried has the carried API. */
-    boolean sameApi(Map<String, String> compiled) {
+    /**
+     * Whether every class compiled again that was carried has the carried API, and every
+     * source compiled again (`changed`) that was carried declares the classes it declared.
+     */
+    boolean same(Map<String, String> compiled, List<Path> changed, Map<Path, Set<String>> sources) {
         return compiled.entrySet().stream()
-                .allMatch(e -> !apis.containsKey(e.getKey()) || apis.get(e.getKey()).equals(e.getValue()));
+                .allMatch(e -> !apis.containsKey(e.getKey()) || apis.get(e.getKey()).equals(e.getValue()))
+                && changed.stream()
+                .allMatch(p -> !declared.containsKey(p) || declared.get(p).equals(sources.getOrDefault(p, Set.of())));
     }
 
     /** Everything in `classes` removed (the folder kept). */
