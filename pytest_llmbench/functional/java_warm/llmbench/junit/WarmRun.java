@@ -47,10 +47,16 @@ import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener
  * tests must share the annotations and the extension API), our launcher code and
  * listeners (out of the answer's loader: an answer's class of the same name is never the
  * one loaded), Mockito, Byte Buddy, Objenesis, AssertJ, Hamcrest and the EJB/JPA APIs:
- * loaded once, mapped from the class data archive whose class path they head. Their state
- * that a run could leave behind lives in thread locals (Mockito's stubbing in progress),
- * and every run has a new thread; mock classes of the run's types are made in loaders
- * under the run's own and go with it.</li>
+ * loaded once, mapped from the class data archive whose class path they head, and compiled
+ * by the JIT once (in a loader per run they would be read, verified and interpreted anew
+ * in every run: the archive maps only the server's own loaders' classes).
+ * Their state that a run could leave behind lives in thread locals (Mockito's stubbing in
+ * progress, its mocking session), and every run has a new thread; mock classes of the
+ * run's types are made in loaders under the run's own and go with it; the inline mock
+ * maker, where an answer turns it on, keeps its mocked types in weak maps, and the
+ * classes it redefines are the run's. Mockito's plugins are chosen once, at its first
+ * use, from the first run's resources (the same in every run of an answer). AssertJ's
+ * static settings are put back after each run (resetAssertJ).</li>
  * </ul>
  */
 final class WarmRun {
