@@ -247,9 +247,7 @@ def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
     return os.pathsep.join([*(str(j) for j in jars), str(SUPPORT), classes, *resources])
 
 
-def _surroundings(
-    tools: Toolchain, shared: jvm_share.Archives
-) -> tuple[dict[str, str], list[Path]]:
+def surroundings(tools: Toolchain, shared: jvm_share.Archives) -> tuple[dict[str, str], list[Path]]:
     """The environment javac and java run with, and what they read besides the workspace
     (the class data archives among it: jvm_share.py)."""
     env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
@@ -284,7 +282,7 @@ def _compile(
     (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
     flags = (*JAVAC_FLAGS, *shared.javac)
     javac = [tools.javac, *(f"-J{flag}" for flag in flags), f"@{work.name}/javac.args"]
-    env, reads = _surroundings(tools, shared)
+    env, reads = surroundings(tools, shared)
     compiled = SANDBOX.run(javac, workspace, *limits, env=env, reads=reads)
     if compiled.returncode == 0 and carry is not None and todo is None:
         javac_carry.keep(carry, classes, sources)
@@ -321,7 +319,7 @@ def run_junit(
     (work / "tmp").mkdir(parents=True)
     classes, reports = f"{work.name}/classes", f"{work.name}/reports"
     shared = jvm_share.archives(tools.javac, tools.java, tools.jars, SUPPORT, LAUNCHER)
-    env, reads = _surroundings(tools, shared)
+    env, reads = surroundings(tools, shared)
     compiled = _compile(workspace, work, tests, tools, shared, (timeout_s, processes), carry)
     if compiled.returncode != 0:
         return Run.broken(f"{what} and src/main/java do not compile: {compile_errors(compiled)}")

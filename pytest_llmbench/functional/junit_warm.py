@@ -29,6 +29,7 @@ from .junit import (
     read_plan,
     read_reports,
     suite_tests,
+    surroundings,
     toolchain,
 )
 from .junit_options import JVM_FLAGS
@@ -65,13 +66,13 @@ def warm(workspace: Path, suite: SuiteRun) -> WarmSpec | None:
         tools.java, *JVM_FLAGS, *server.java, f"-Djava.io.tmpdir={WORK}/tmp",
         "-cp", classpath, MAIN, WORK,
     ]  # fmt: skip
-    env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
+    env, reads = surroundings(tools, jvm_share.Archives(folder=server.folder))
     return WarmSpec(
         command=command,
         limits=SANDBOX,
         finish=finish,
         env=env,
-        reads=(*sorted({jar.parent for jar in tools.jars}), server.folder),
+        reads=tuple(reads),
         prepare=_prepare,
     )
 
