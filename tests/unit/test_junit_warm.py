@@ -124,12 +124,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Locale;
+import org.assertj.core.presentation.StandardRepresentation;
 import org.junit.jupiter.api.Test;
 class StateTest {
     static int runs;
     // passes only where nothing of an earlier run is left: the test class's statics, the
-    // dataset's (Counter.count), a system property, the default locale, a closed stdout, a
-    // thread left running
+    // dataset's (Counter.count), a system property, the default locale, AssertJ's settings,
+    // a closed stdout, a thread left running
     @Test void firstOfItsKind() {
         runs++;
         assertEquals(1, runs);
@@ -138,6 +139,8 @@ class StateTest {
         assertNotEquals(Locale.GERMANY, Locale.getDefault());
         System.setProperty("llmbench.seen", "yes");
         Locale.setDefault(Locale.GERMANY);
+        assertEquals(1000, StandardRepresentation.getMaxElementsForPrinting());
+        org.assertj.core.api.Assertions.setMaxElementsForPrinting(3);
         System.out.close(); // the server's output: the run's done line must still go out
         assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals("spins")));
         Thread spins = new Thread(() -> { while (true) { Thread.onSpinWait(); } }, "spins");
@@ -149,6 +152,9 @@ class StateTest {
 
 
 def test_each_run_has_a_class_loader_and_settings_of_its_own(base: Path) -> None:
+    tools = junit.toolchain()
+    if isinstance(tools, str) or not any(j.name == "assertj-core.jar" for j in tools.jars):
+        pytest.skip("AssertJ is not installed here")
     counter = "package demo;\npublic class Counter { public static int count; }\n"
     _write(
         base,
