@@ -124,13 +124,15 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Locale;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.assertj.core.presentation.StandardRepresentation;
 import org.junit.jupiter.api.Test;
 class StateTest {
     static int runs;
     // passes only where nothing of an earlier run is left: the test class's statics, the
     // dataset's (Counter.count), a system property, the default locale, AssertJ's settings,
-    // a closed stdout, a thread left running
+    // the root logger's level, a closed stdout, a thread left running
     @Test void firstOfItsKind() {
         runs++;
         assertEquals(1, runs);
@@ -141,6 +143,8 @@ class StateTest {
         Locale.setDefault(Locale.GERMANY);
         assertEquals(1000, StandardRepresentation.getMaxElementsForPrinting());
         org.assertj.core.api.Assertions.setMaxElementsForPrinting(3);
+        assertEquals(Level.INFO, Logger.getLogger("").getLevel());
+        Logger.getLogger("").setLevel(Level.OFF);
         System.out.close(); // the server's output: the run's done line must still go out
         assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals("spins")));
         Thread spins = new Thread(() -> { while (true) { Thread.onSpinWait(); } }, "spins");
