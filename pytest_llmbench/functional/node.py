@@ -151,6 +151,7 @@ def _prebuilt(
         out = workspace / OUT
         (out / node_bundles.SPECS).write_text(json.dumps(wanted), encoding="utf-8")
         made = out / node_bundles.PREBUILT
+        shutil.rmtree(made, ignore_errors=True)  # only the step's own bundles are stored
         step = [
             "node", *NODE_FLAGS, f"./{hidden.name}/prebuild.mjs",
             f"./{OUT}/{node_bundles.SPECS}", f"./{OUT}/{made.name}",
