@@ -14,7 +14,7 @@ from pathlib import Path
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 from ..toolchain.node_packages import modules_dir, node_missing
-from . import node_bundles
+from . import node_bundles, node_share
 from .launch import RunnerSandbox
 from .outcome import Run, read_lines, report_seconds
 from .workspace import OUT
@@ -118,6 +118,9 @@ def run_node(
     if prebuilt is not None:
         env["LLMBENCH_BUNDLES"] = str(prebuilt)
         reads.append(prebuilt)  # this answer's bundles alone, read-only
+    if (share := node_share.shared(modules)) is not None:
+        env["LLMBENCH_NODE_SHARE"] = str(share)
+        reads.append(share)
     outcome = SANDBOX.run(
         command, workspace, timeout_s, processes, env=env, reads=reads, protect=[hidden]
     )

@@ -33,6 +33,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..folders import user_cache_folder
 from .outcome import read_lines
 from .workspace import HARNESS, HIDDEN, OUT
 
@@ -50,13 +51,8 @@ KEEP = 300  # salts' folders kept in the cache; the least recently stored go fir
 
 
 def cache_folder() -> Path:
-    """$LLMBENCH_BUNDLE_CACHE, else $XDG_CACHE_HOME or ~/.cache, then
-    pytest-llmbench/node-bundles."""
-    written = os.environ.get(CACHE_ENV)
-    if written:
-        return Path(written)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pytest-llmbench" / "node-bundles"
+    """$LLMBENCH_BUNDLE_CACHE, else the user's cache folder's pytest-llmbench/node-bundles."""
+    return user_cache_folder("node-bundles", CACHE_ENV)
 
 
 def _files(root: Path, skip: tuple[str, ...] = ()) -> Iterator[Path]:

@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ANGULAR_ENTRY, ANGULAR_HTML } from './angular.mjs';
 import { build, bundleKey, bundleSpec, requireFrom, workspace } from './bundler.mjs';
+import { loadShared } from './shared.mjs';
 
 export { workspace };
 
@@ -30,9 +31,17 @@ function nwsapiInItsOwnRealm() {
   Module._cache[file] = loaded;
 }
 nwsapiInItsOwnRealm();
-const { JSDOM, VirtualConsole } = requireFrom('jsdom');
-const dom = requireFrom('@testing-library/dom');
-const userEventModule = requireFrom('@testing-library/user-event');
+// The packages from the one script made for them (shared.mjs, node_share.py) where the
+// runner gives one, else each by its own require.
+const made = {};
+const shared = loadShared(process.env.LLMBENCH_NODE_SHARE, requireFrom, made);
+/** The compiled script the packages came from (shared.mjs takes its code cache), or null. */
+export function sharedScript() {
+  return made.script || null;
+}
+const { JSDOM, VirtualConsole } = shared ? shared.jsdom : requireFrom('jsdom');
+const dom = shared ? shared.dom : requireFrom('@testing-library/dom');
+const userEventModule = shared ? shared.userEvent : requireFrom('@testing-library/user-event');
 const userEvent = userEventModule.default || userEventModule;
 // A query that finds nothing says so in one paragraph: the page dump Testing Library adds
 // (coloured markup) is noise in the few lines of a failure that reach the report.
