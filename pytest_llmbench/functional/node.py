@@ -145,10 +145,7 @@ def _prebuilt(
         folder = root / node_bundles.salt(workspace, modules)
     except OSError:
         return None, 0.0
-    key = node_bundles.key
-    wanted = [
-        s for s in node_bundles.LEARNT.specs(tests_key) if not (folder / f"{key(s)}.js").is_file()
-    ]
+    wanted = [s for s in node_bundles.LEARNT.specs(tests_key) if not node_bundles.made(folder, s)]
     seconds = 0.0
     if wanted:
         out = workspace / OUT

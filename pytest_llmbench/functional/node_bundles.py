@@ -7,7 +7,8 @@ session) gets the bundles made for its files instead of building them again.
   file of the workspace but the hidden tests and the reports. Each salt has a folder in
   the cache ($LLMBENCH_BUNDLE_CACHE, else the user's cache folder, then
   pytest-llmbench/node-bundles), holding one `<key>.js` per build request (key: the
-  SHA-256 of the request's spec, bundler.mjs).
+  SHA-256 of the request's spec, bundler.mjs), or an empty `<key>.none` where the
+  request does not build from these files.
 - A bundle is made only by the step before a run (harness/prebuild.mjs): our build code
   in the sandbox, which reads the answer's files and runs none of them; it is written
   into the cache by this module, never by a run. A run is shown its own salt's folder
@@ -189,9 +190,16 @@ def _write_specs(path: Path, specs: list[str]) -> None:
 LEARNT = Learnt()
 
 
+def made(folder: Path, spec: str) -> bool:
+    """Whether the step before a run made `spec` for the salt's `folder`: its bundle, or
+    its `.none` mark (it does not build, or it read more than the answer's files)."""
+    return any((folder / f"{key(spec)}{suffix}").is_file() for suffix in (".js", ".none"))
+
+
 def store(made: Path, folder: Path) -> int:
-    """Copy the step's bundles (`<key>.js` regular files, bounded) from `made` into the
-    salt's `folder`, each written under a temporary name and renamed; how many."""
+    """Copy the step's bundles and marks (`<key>.js`, `<key>.none` regular files, bounded)
+    from `made` into the salt's `folder`, each written under a temporary name and renamed;
+    how many."""
     stored = 0
     try:
         candidates = sorted(made.iterdir()) if made.is_dir() and not made.is_symlink() else []
@@ -199,7 +207,7 @@ def store(made: Path, folder: Path) -> int:
         return 0
     for path in candidates:
         name = path.name
-        if len(name) != 67 or not name.endswith(".js") or not _is_hex(name[:64]):
+        if name[64:] not in (".js", ".none") or not _is_hex(name[:64]):
             continue
         try:
             info = path.lstat()

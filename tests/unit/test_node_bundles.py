@@ -141,13 +141,17 @@ def test_only_the_steps_bundles_are_stored_and_never_through_a_link(tmp_path: Pa
     made.mkdir()
     good = node_bundles.key(SPEC) + ".js"
     (made / good).write_text("window.app = 1;", encoding="utf-8")
+    mark = node_bundles.key("does not build") + ".none"
+    (made / mark).write_text("", encoding="utf-8")
     (made / "notakey.js").write_text("x", encoding="utf-8")
     secret = tmp_path / "secret.txt"
     secret.write_text("host file", encoding="utf-8")
     (made / (node_bundles.key("other") + ".js")).symlink_to(secret)
     (made / (node_bundles.key("folder") + ".js")).mkdir()
-    assert node_bundles.store(made, folder) == 1
-    assert sorted(p.name for p in folder.iterdir()) == [good]
+    assert node_bundles.store(made, folder) == 2
+    assert sorted(p.name for p in folder.iterdir()) == sorted([good, mark])
+    assert node_bundles.made(folder, SPEC) and node_bundles.made(folder, "does not build")
+    assert not node_bundles.made(folder, "other")
     assert not (folder / good).is_symlink()
     assert (folder / good).read_text(encoding="utf-8") == "window.app = 1;"
     assert node_bundles.store(tmp_path / "none", folder) == 0
@@ -253,3 +257,24 @@ def test_a_run_reads_its_answers_bundles_and_cannot_change_the_cache(cache: Path
     fourth = _run_hostile()
     shown = {t.name: t for t in fourth.tests}["shows the sum"]
     assert not shown.passed and "from the cache" in shown.message
+
+
+@pytest.mark.skipif(
+    missing() is not None or sandbox.missing() is not None, reason="no node, packages or sandbox"
+)
+def test_a_request_that_does_not_build_from_an_answer_is_marked_once(cache: Path) -> None:
+    tests = (
+        "import { test } from 'node:test';\nimport { openApp } from './harness.mjs';\n"
+        "test('opens', async () => { await openApp({ source: \"import './src/app.js';\" }); });\n"
+    )
+    functional = Functional(
+        "node", "acceptance", "empty", 120.0, (HiddenFile("o.test.mjs", tests),)
+    )
+    assert run_functional(functional, None, [("src/app.js", "")]).passed == 1  # learnt
+    runs = [run_functional(functional, None, [("src/other.js", "")]) for _ in range(2)]
+    assert [r.passed for r in runs] == [0, 0]
+    assert "does not build" in runs[0].tests[0].message
+    assert runs[0].phases.get("build", 0.0) > 0.0  # the step tried, and marked it
+    assert runs[1].phases.get("build", 0.0) == 0.0  # not tried again
+    marks = [p for p in cache.rglob("*.none")]
+    assert len(marks) == 1 and marks[0].stat().st_size == 0

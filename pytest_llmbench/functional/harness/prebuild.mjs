@@ -3,7 +3,8 @@
 // harness's own build code and written as <key>.js into the output folder. Nothing of the
 // answer runs here: esbuild and TypeScript read its files, never execute them. A build
 // that fails, or that read a file other than the answer's (the workspace without the
-// hidden tests, which differ from run to run) and the packages', is left to the run.
+// hidden tests, which differ from run to run) and the packages', is left to the run: an
+// empty <key>.none says so.
 //
 //   node prebuild.mjs SPECS_FILE OUT_FOLDER
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,12 +28,14 @@ for (const spec of Array.isArray(specs) ? specs : []) {
   const request = typeof spec === 'string' ? requestOf(spec) : null;
   if (!request) continue;
   const reads = [];
-  let text;
+  let text = null;
   try {
     text = await build(request, reads);
   } catch {
-    continue; // the run builds it again and reports why it does not build
+    text = null; // the run builds it again and reports why it does not build
   }
-  if (shareable(reads)) writeFileSync(path.join(target, `${bundleKey(spec)}.js`), text);
+  // `<key>.none`: not made for these files (no step before a later run tries again)
+  const made = text !== null && shareable(reads);
+  writeFileSync(path.join(target, `${bundleKey(spec)}.${made ? 'js' : 'none'}`), made ? text : '');
 }
 process.exit(0);
