@@ -48,7 +48,7 @@ MAX_SPECS = 8  # requests learnt per tests_key (the latest)
 MAX_SPEC_CHARS = 64_000
 MAX_BUNDLE_BYTES = 64_000_000
 SPECS_FOLDER = "requests"  # in the cache: the learnt requests, one file per tests_key
-KEEP = 300  # salts' folders kept in the cache; the least recently stored go first
+KEEP = 100  # salts' folders kept in the cache; the least recently stored go first
 
 
 def cache_folder() -> Path:
