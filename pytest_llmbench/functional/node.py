@@ -33,7 +33,7 @@ SANDBOX = RunnerSandbox(memory_mb=MEMORY_MB, processes=sandbox.RUNNER_PROCESS_LI
 # of Node's realm within its reach (`x.constructor.constructor('return process')()`) would
 # hand it Node. The page's own realm keeps eval and Function (Angular's JIT compiler).
 NODE_FLAGS = ("--disallow-code-generation-from-strings",)
-BUILD_STEP_S = 60.0  # the step before a run that makes its bundles (node_bundles.py)
+BUILD_STEP_S = 30.0  # the step before a run that makes its bundles (node_bundles.py)
 
 
 def missing() -> str | None:
@@ -124,14 +124,16 @@ def run_node(
     outcome = SANDBOX.run(
         command, workspace, timeout_s, processes, env=env, reads=reads, protect=[hidden]
     )
-    node_bundles.LEARNT.learn(tests_key, workspace / OUT / node_bundles.ASKED)
     finished, suites = read_results(results)
     # each queued test that never reported is listed as not run (a suite is accounted for
     # by its line in the results: the plan only ever adds)
     planned = [name for name in read_plan(plan) if name not in suites]
     run = Run.of(finished, outcome).with_planned(planned).stable(workspace)
     run = replace(run, seconds=run.seconds + build_s, build_s=build_s)
-    return escapes(run, outcome, workspace / OUT / ESCAPES)
+    run = escapes(run, outcome, workspace / OUT / ESCAPES)
+    if not run.evidence:  # requests of code seen reaching for Node are not learnt
+        node_bundles.LEARNT.learn(tests_key, workspace / OUT / node_bundles.ASKED)
+    return run
 
 
 def _prebuilt(

@@ -16,7 +16,10 @@ session) gets the bundles made for its files instead of building them again.
   bundles of other answers.
 - Which builds to make is learnt: each run notes the requests its tests made
   (.llmbench-out/bundles.jsonl, written where the answer's code runs, so read as
-  hostile: bounded, checked, and only ever a request for our build code); runs of hidden
+  hostile: bounded, checked, only ever a request for our build code, and not learnt from
+  a run whose code was seen reaching for Node; a forged request can cost a later run
+  build time, never its verdict: a bundle is found only by the request that made it,
+  built from that run's own files); runs of hidden
   tests with the same support files (tests_key) make those before they start, in this
   session and later ones (the cache keeps them). Until such tests have run once, their
   runs build in their own process, as every run did before, and cache nothing.
