@@ -6,11 +6,11 @@ dataset unchanged), all at once through the test pool (one slot per core), as a 
 
 Prints per item its rate, its wait-and-run seconds and its own run time, then items per
 minute over the wall time of the whole batch and the pool size (cores) it ran with, then
-per runner: items, their run time split by phase (FunctionalResult.phases: build, tests as
-the runner timed them, start-up as the rest) and, in mutation mode, seconds per mutant
-(the items' run time, clean and equivalent-mutant runs included, over their mutants),
-with the mutants no test reached (they survive without a run), and that figure over all
-runners.
+per runner: items, their run time split by phase (FunctionalResult.phases: build (javac;
+node's step before a run that makes the app's bundles), tests as the runner timed them,
+start-up as the rest) and, in mutation mode, seconds per mutant (the items' run time,
+clean and equivalent-mutant runs included, over their mutants), with the mutants no test
+reached (they survive without a run), and that figure over all runners.
 """
 
 from __future__ import annotations

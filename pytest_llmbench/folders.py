@@ -4,6 +4,10 @@ and how a folder it creates is marked as its own.
 One rule for the cache folder: `--llm-cache-dir` (or LLMBENCH_CACHE_DIR / ini
 llm_cache_dir) when given, else `.llmbench_cache` in the folder pytest or `llmbench` was
 started from. The request cache and the complexity cache both live there.
+
+What the test runners make for the whole machine (the JVMs' class data archives, node's
+packages script and the answers' bundles) lives in the user's cache folder instead
+(`user_cache_folder`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,15 @@ _GITIGNORE = "# created by pytest-llmbench automatically\n*\n"
 def default_cache_dir(here: Path) -> Path:
     """The cache folder of a command run in `here` that has no --llm-cache-dir option."""
     return here / (os.environ.get(CACHE_DIR_ENV) or DEFAULT_CACHE_DIR)
+
+
+def user_cache_folder(name: str, env: str) -> Path:
+    """$`env` when set, else $XDG_CACHE_HOME or ~/.cache, then pytest-llmbench/`name`."""
+    written = os.environ.get(env)
+    if written:
+        return Path(written)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pytest-llmbench" / name
 
 
 def own_folder(path: Path) -> Path:

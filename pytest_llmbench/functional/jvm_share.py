@@ -38,6 +38,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..folders import user_cache_folder
+
 RECIPE = 1  # bump when the warm-up test or the dump changes: archives get new names
 TIMEOUT_S = 120.0
 WARM_UP_CLASS = "LlmbenchWarmUpTest"
@@ -93,12 +95,8 @@ CACHE_ENV = "LLMBENCH_JVM_CACHE"
 
 
 def cache_folder() -> Path:
-    """$LLMBENCH_JVM_CACHE, else $XDG_CACHE_HOME or ~/.cache, then pytest-llmbench/jvm."""
-    written = os.environ.get(CACHE_ENV)
-    if written:
-        return Path(written)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pytest-llmbench" / "jvm"
+    """$LLMBENCH_JVM_CACHE, else the user's cache folder's pytest-llmbench/jvm."""
+    return user_cache_folder("jvm", CACHE_ENV)
 
 
 def _stamp(path: Path) -> str:

@@ -7,12 +7,14 @@ node queues it, before it runs; a queued test that never reported is listed `not
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 from ..toolchain.node_packages import modules_dir, node_missing
+from . import node_bundles, node_share
 from .launch import RunnerSandbox
 from .outcome import Run, read_lines, report_seconds
 from .workspace import OUT
@@ -31,6 +33,7 @@ SANDBOX = RunnerSandbox(memory_mb=MEMORY_MB, processes=sandbox.RUNNER_PROCESS_LI
 # of Node's realm within its reach (`x.constructor.constructor('return process')()`) would
 # hand it Node. The page's own realm keeps eval and Function (Angular's JIT compiler).
 NODE_FLAGS = ("--disallow-code-generation-from-strings",)
+BUILD_STEP_S = 30.0  # the step before a run that makes its bundles (node_bundles.py)
 
 
 def missing() -> str | None:
@@ -109,15 +112,66 @@ def run_node(
         # the test files' own processes too, whatever node passes on to them
         "NODE_OPTIONS": " ".join(NODE_FLAGS),
     }
+    tests_key = node_bundles.tests_key(hidden)
+    prebuilt, build_s = _prebuilt(workspace, hidden, modules, tests_key, env, timeout_s)
+    reads = [modules]
+    if prebuilt is not None:
+        env["LLMBENCH_BUNDLES"] = str(prebuilt)
+        reads.append(prebuilt)  # this answer's bundles alone, read-only
+    if (share := node_share.shared(modules)) is not None:
+        env["LLMBENCH_NODE_SHARE"] = str(share)
+        reads.append(share)
     outcome = SANDBOX.run(
-        command, workspace, timeout_s, processes, env=env, reads=[modules], protect=[hidden]
+        command, workspace, timeout_s, processes, env=env, reads=reads, protect=[hidden]
     )
     finished, suites = read_results(results)
     # each queued test that never reported is listed as not run (a suite is accounted for
     # by its line in the results: the plan only ever adds)
     planned = [name for name in read_plan(plan) if name not in suites]
     run = Run.of(finished, outcome).with_planned(planned).stable(workspace)
-    return escapes(run, outcome, workspace / OUT / ESCAPES)
+    run = replace(run, seconds=run.seconds + build_s, build_s=build_s)
+    run = escapes(run, outcome, workspace / OUT / ESCAPES)
+    if not run.evidence:  # requests of code seen reaching for Node are not learnt
+        node_bundles.LEARNT.learn(tests_key, workspace / OUT / node_bundles.ASKED)
+    return run
+
+
+def _prebuilt(
+    workspace: Path, hidden: Path, modules: Path, tests_key: str, env: dict[str, str], limit: float
+) -> tuple[Path | None, float]:
+    """The cache's folder of bundles of this workspace (node_bundles.py), or None when it
+    has none, after the step before the run made the learnt requests it lacked; and the
+    step's seconds (0.0 when it had all)."""
+    try:
+        root = node_bundles.cache_folder()
+        folder = root / node_bundles.salt(workspace, modules)
+    except OSError:
+        return None, 0.0
+    wanted = [s for s in node_bundles.LEARNT.specs(tests_key) if not node_bundles.made(folder, s)]
+    seconds = 0.0
+    if wanted:
+        out = workspace / OUT
+        (out / node_bundles.SPECS).write_text(json.dumps(wanted), encoding="utf-8")
+        made = out / node_bundles.PREBUILT
+        shutil.rmtree(made, ignore_errors=True)  # only the step's own bundles are stored
+        step = [
+            "node", *NODE_FLAGS, f"./{hidden.name}/prebuild.mjs",
+            f"./{OUT}/{node_bundles.SPECS}", f"./{OUT}/{made.name}",
+        ]  # fmt: skip
+        done = SANDBOX.run(
+            step,
+            workspace,
+            min(limit, BUILD_STEP_S),
+            None,
+            env=env,
+            reads=[modules],
+            protect=[hidden],
+        )
+        seconds = done.seconds
+        if node_bundles.store(made, folder):
+            node_bundles.prune(root)
+        shutil.rmtree(made, ignore_errors=True)
+    return (folder if folder.is_dir() else None), seconds
 
 
 # V8's message when code asks the outer realm's Function constructor (reached through an

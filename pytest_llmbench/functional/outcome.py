@@ -62,7 +62,7 @@ class Run:
     stopped: str | None = None  # the sandbox's limit that stopped the run ("time limit", ...)
     evidence: tuple[str, ...] = ()  # what the runner itself saw of tampering (tripwire.py)
     seconds: float = 0.0  # wall time of the run's commands
-    build_s: float = 0.0  # of which compiling (javac)
+    build_s: float = 0.0  # of which building (javac; node's bundles, node_bundles.py)
 
     @property
     def phases(self) -> dict[str, float]:

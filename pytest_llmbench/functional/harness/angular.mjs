@@ -51,12 +51,14 @@ const TEMPLATE_URL = new RegExp(String.raw`\btemplateUrl\s*:\s*` + STRING, 'g');
 const STYLE_URLS = /\bstyleUrls\s*:\s*\[[^\]]*\]/g;
 const STYLE_URL = new RegExp(String.raw`\bstyleUrl\s*:\s*` + STRING, 'g');
 
-/** A component's source with templateUrl replaced by its file's text, styles dropped. */
-export function inlineResources(text, folder) {
+/** A component's source with templateUrl replaced by its file's text, styles dropped;
+ * each template file read is added to `reads`. */
+export function inlineResources(text, folder, reads = []) {
   return text
     .replace(TEMPLATE_URL, (_, _quote, relative) => {
       const file = path.resolve(folder, relative);
       if (!existsSync(file)) throw new Error(`templateUrl '${relative}' names no file (${path.relative(process.cwd(), file)})`);
+      reads.push(file);
       return `template: ${JSON.stringify(readFileSync(file, 'utf8'))}`;
     })
     .replace(STYLE_URLS, 'styles: []')
@@ -177,7 +179,7 @@ export function signalMembersTransform(ts) {
 }
 
 /** esbuild plugin: the workspace's .ts files through TypeScript, the metadata store module. */
-export function angularPlugin(requireFrom) {
+export function angularPlugin(requireFrom, reads = []) {
   let ts = null;
   return {
     name: 'llmbench-angular',
@@ -188,7 +190,7 @@ export function angularPlugin(requireFrom) {
         if (args.path.split(path.sep).includes('node_modules') || args.path.endsWith('.d.ts')) return undefined;
         ts = ts || requireFrom('typescript');
         const folder = path.dirname(args.path);
-        const source = inlineResources(readFileSync(args.path, 'utf8'), folder);
+        const source = inlineResources(readFileSync(args.path, 'utf8'), folder, reads);
         const output = ts.transpileModule(source, {
           fileName: args.path,
           compilerOptions: {

@@ -10,12 +10,13 @@
 import Module, { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ANGULAR_ENTRY, ANGULAR_HTML, angularEntry, angularPlugin } from './angular.mjs';
+import { ANGULAR_ENTRY, ANGULAR_HTML } from './angular.mjs';
+import { build, bundleKey, bundleSpec, requireFrom, workspace } from './bundler.mjs';
+import { loadShared } from './shared.mjs';
 
-export const workspace = process.env.LLMBENCH_WORKSPACE || process.cwd();
-const modules = process.env.LLMBENCH_NODE_MODULES || path.join(process.cwd(), 'node_modules');
-const requireFrom = createRequire(path.join(modules, 'noop.js'));
+export { workspace };
 
 // Node's realm compiles no code from strings here (the runner's
 // --disallow-code-generation-from-strings), but jsdom's selector engine, nwsapi, compiles
@@ -30,10 +31,17 @@ function nwsapiInItsOwnRealm() {
   Module._cache[file] = loaded;
 }
 nwsapiInItsOwnRealm();
-const esbuild = requireFrom('esbuild');
-const { JSDOM, VirtualConsole } = requireFrom('jsdom');
-const dom = requireFrom('@testing-library/dom');
-const userEventModule = requireFrom('@testing-library/user-event');
+// The packages from the one script made for them (shared.mjs, node_share.py) where the
+// runner gives one, else each by its own require.
+const made = {};
+const shared = loadShared(process.env.LLMBENCH_NODE_SHARE, requireFrom, made);
+/** The compiled script the packages came from (shared.mjs takes its code cache), or null. */
+export function sharedScript() {
+  return made.script || null;
+}
+const { JSDOM, VirtualConsole } = shared ? shared.jsdom : requireFrom('jsdom');
+const dom = shared ? shared.dom : requireFrom('@testing-library/dom');
+const userEventModule = shared ? shared.userEvent : requireFrom('@testing-library/user-event');
 const userEvent = userEventModule.default || userEventModule;
 // A query that finds nothing says so in one paragraph: the page dump Testing Library adds
 // (coloured markup) is noise in the few lines of a failure that reach the report.
@@ -65,108 +73,38 @@ export function read(relative) {
   return existsSync(file) ? readFileSync(file, 'utf8') : null;
 }
 
-// react-dom's entry points, wrapped so the page records which mount API the app used.
-const MOUNT_SHIM = `
-import * as real from 'llmbench-real:react-dom/client';
-export * from 'llmbench-real:react-dom/client';
-export function createRoot(...args) { (window.__llmbench.mounts.createRoot += 1); const root = real.createRoot(...args); window.__llmbench.roots.push(root); return root; }
-export function hydrateRoot(...args) { (window.__llmbench.mounts.hydrateRoot += 1); const root = real.hydrateRoot(...args); window.__llmbench.roots.push(root); return root; }
-export default { ...real, createRoot, hydrateRoot };
-`;
-const LEGACY_SHIM = `
-import * as real from 'llmbench-real:react-dom';
-export * from 'llmbench-real:react-dom';
-export function render(...args) { (window.__llmbench.mounts.render += 1); window.__llmbench.legacy.push(args[1]); window.__llmbench.legacyApi = real; return real.render(...args); }
-export default { ...real, render };
-`;
-
-// prop-types only checks props in development; when the checkers' node_modules has no
-// copy, an app that still imports it builds against this stand-in (checks nothing).
-const PROP_TYPES_SHIM = `
-function check() { return null; }
-check.isRequired = check;
-const of = () => check;
-const PropTypes = {
-  any: check, array: check, bigint: check, bool: check, func: check, number: check, object: check,
-  string: check, symbol: check, node: check, element: check, elementType: check,
-  instanceOf: of, oneOf: of, oneOfType: of, arrayOf: of, objectOf: of, shape: of, exact: of,
-  checkPropTypes() {}, resetWarningCache() {},
-};
-PropTypes.PropTypes = PropTypes;
-export default PropTypes;
-`;
-
-function resolvable(name) {
-  try { requireFrom.resolve(name); return true; } catch { return false; }
-}
-
-function plugin() {
-  return {
-    name: 'llmbench',
-    setup(build) {
-      if (!resolvable('prop-types')) {
-        build.onResolve({ filter: /^prop-types$/ }, (args) => ({ path: args.path, namespace: 'llmbench-prop-types' }));
-        build.onLoad({ filter: /.*/, namespace: 'llmbench-prop-types' }, () => ({ contents: PROP_TYPES_SHIM, loader: 'js' }));
-      }
-      build.onResolve({ filter: /^react-dom(\/client)?$/ }, (args) => ({
-        path: args.path, namespace: 'llmbench-shim',
-      }));
-      build.onLoad({ filter: /.*/, namespace: 'llmbench-shim' }, (args) => ({
-        contents: args.path === 'react-dom' ? LEGACY_SHIM : MOUNT_SHIM,
-        resolveDir: workspace,
-        loader: 'js',
-      }));
-      build.onResolve({ filter: /^llmbench-real:/ }, (args) => ({
-        path: requireFrom.resolve(args.path.slice('llmbench-real:'.length)),
-      }));
-      // Images and fonts become empty strings; styles are not applied (jsdom has no layout).
-      build.onResolve({ filter: /\.(css|scss|sass|less|svg|png|jpe?g|gif|webp|woff2?|ttf)$/ }, (args) => ({
-        path: args.path, namespace: 'llmbench-asset',
-      }));
-      build.onLoad({ filter: /.*/, namespace: 'llmbench-asset' }, () => ({ contents: 'export default ""', loader: 'js' }));
-    },
-  };
-}
-
 const bundles = new Map(); // one build per entry or source in a test process
+// Bundles made before the run from the same files (node_bundles.py), read-only: a file
+// per build, named by its key (bundler.mjs), absent when the build was not made.
+const PREBUILT = process.env.LLMBENCH_BUNDLES || null;
+// The builds this run asked for (node_bundles.py learns them for the runs after it).
+const ASKED = path.join(workspace, '.llmbench-out', 'bundles.jsonl');
 
 /** Bundle `entry` (a workspace path) or `source` (code resolved from the workspace) into
  * one browser script; throws an Error listing esbuild's messages when it does not build.
  * `angular`: an Angular app compiled just in time (angular.mjs).
  * The workspace does not change while the tests run, so each build is made once per test
- * process (pass `fresh: true`, or `cache: false`, after writing into the workspace). */
+ * process, or taken from the bundles made before the run (pass `fresh: true`, or
+ * `cache: false`, after writing into the workspace). */
 export async function bundle({ entry = null, source = null, loader = 'tsx', angular = false, fresh = false, cache = true } = {}) {
-  const key = JSON.stringify([entry, source, loader, angular]);
-  if (fresh || !cache || !bundles.has(key)) bundles.set(key, build({ entry, source, loader, angular }));
-  return bundles.get(key);
+  const request = { entry, source, loader, angular };
+  const spec = bundleSpec(request);
+  if (fresh || !cache) bundles.set(spec, build(request));
+  else if (!bundles.has(spec)) bundles.set(spec, prebuiltOrBuilt(spec, request));
+  return bundles.get(spec);
 }
 
-async function build({ entry, source, loader, angular }) {
-  if (angular && !existsSync(path.join(modules, '@angular', 'core', 'package.json'))) {
-    throw new Error(`the Angular packages are missing from ${modules}: run scripts/install-test-tools in the project`);
-  }
-  const options = {
-    // Angular: async/await lowered so that zone.js sees every continuation
-    bundle: true, write: false, format: 'iife', platform: 'browser', target: angular ? 'es2016' : 'es2020',
-    jsx: 'automatic', logLevel: 'silent', nodePaths: [modules], absWorkingDir: workspace,
-    loader: { '.js': 'jsx', '.ts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' },
-    define: {
-      'process.env.NODE_ENV': '"development"', 'import.meta.env.DEV': 'true',
-      'import.meta.env.PROD': 'false', 'import.meta.env.MODE': '"development"',
-      'import.meta.env.BASE_URL': '"/"', 'import.meta.env': '{"DEV":true,"PROD":false,"MODE":"development","BASE_URL":"/"}',
-    },
-    plugins: angular ? [plugin(), angularPlugin(requireFrom)] : [plugin()],
-  };
-  if (source !== null) options.stdin = { contents: source, resolveDir: workspace, loader, sourcefile: 'llmbench-entry.tsx' };
-  else if (angular) options.stdin = { contents: angularEntry(entry), resolveDir: workspace, loader: 'js', sourcefile: 'llmbench-angular-entry.js' };
-  else options.entryPoints = [path.join(workspace, entry)];
+async function prebuiltOrBuilt(spec, request) {
   try {
-    const result = await esbuild.build(options);
-    return result.outputFiles[0].text;
-  } catch (error) {
-    const messages = (error.errors || []).slice(0, 5).map((m) => `${m.location ? m.location.file + ':' + m.location.line + ': ' : ''}${m.text}`);
-    throw new Error(`the app does not build: ${messages.join('; ') || error.message}`);
+    appendFileSync(ASKED, `${JSON.stringify({ spec })}\n`);
+  } catch {
+    // the run's own folder is gone: nothing to note into
   }
+  const file = PREBUILT && path.join(PREBUILT, `${bundleKey(spec)}.js`);
+  // read as a build is waited for, through the event loop: the reports of the tests before
+  // go out before this test runs the app's code (which may never give the loop back)
+  if (file && existsSync(file)) return readFile(file, 'utf8');
+  return build(request);
 }
 
 const scripts = new Map(); // a bundle is compiled once and run in every page that opens it

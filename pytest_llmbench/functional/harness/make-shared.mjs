@@ -1,0 +1,69 @@
+// Makes the packages' script and its code cache for shared.mjs, from our own code only
+// (node_share.py runs it): `bundle` has esbuild write jsdom, Testing Library and
+// user-event into one file; `warm` loads it as a run does, runs our warm-up page on it and
+// writes the code V8 compiled meanwhile.
+//
+//   node make-shared.mjs bundle FOLDER   (FOLDER/deps.cjs)
+//   node make-shared.mjs warm FOLDER     (FOLDER/deps.cache; with LLMBENCH_NODE_SHARE=FOLDER)
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CODE_CACHE, DEPS, EXTERNAL, PACKAGES } from './shared.mjs';
+
+async function bundle(folder, requireFrom) {
+  const esbuild = requireFrom('esbuild');
+  const entry = Object.entries(PACKAGES).map(([name, pkg]) => `exports.${name} = require(${JSON.stringify(pkg)});`);
+  const worker = {
+    // jsdom finds its synchronous XHR worker by require.resolve: kept as its real path
+    name: 'llmbench-shared',
+    setup(build) {
+      build.onResolve({ filter: /xhr-sync-worker\.js$/ }, (args) => ({ path: path.join(args.resolveDir, args.path), external: true }));
+    },
+  };
+  await esbuild.build({
+    stdin: { contents: entry.join('\n'), resolveDir: path.dirname(requireFrom.resolve('jsdom/package.json')), loader: 'js' },
+    bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'silent',
+    nodePaths: [path.dirname(path.dirname(requireFrom.resolve('jsdom/package.json')))],
+    external: EXTERNAL, plugins: [worker], outfile: path.join(folder, DEPS),
+  });
+}
+
+// Our warm-up page: what most hidden tests do (queries by role, label and text, typing,
+// clicks, a change of the URL hash), so that the code cache holds what they run.
+const WARM_UP = `
+const root = document.getElementById('root');
+root.innerHTML = '<h1>todos</h1><label for=f>New</label><input id=f placeholder="What needs to be done?">'
+  + '<ul></ul><button type=button>Add</button><a href="#/done">Done</a><input type=checkbox aria-label=all>';
+const field = document.getElementById('f');
+const add = () => { const li = document.createElement('li'); li.textContent = field.value.trim(); root.querySelector('ul').append(li); field.value = ''; };
+root.querySelector('button').addEventListener('click', add);
+field.addEventListener('keydown', (event) => { if (event.key === 'Enter') add(); });
+window.addEventListener('hashchange', () => { root.dataset.hash = location.hash; });
+`;
+
+async function warm(folder) {
+  const harness = await import('./harness.mjs');
+  const script = harness.sharedScript();
+  if (!script) throw new Error(`the packages did not load from ${folder}`);
+  const app = await harness.openApp({ source: WARM_UP, userOptions: { delay: null } });
+  await app.user.type(app.getByPlaceholderText('What needs to be done?'), 'Buy milk{Enter}');
+  await app.user.click(app.getByRole('button', { name: 'Add' }));
+  await app.user.dblClick(app.getByText('Buy milk'));
+  await app.user.click(app.getByRole('checkbox', { name: 'all' }));
+  await app.user.keyboard('{Escape}');
+  app.getByLabelText('New');
+  app.queryAllByRole('listitem');
+  await app.findByRole('heading', { name: 'todos' });
+  app.fireEvent.click(app.getByRole('link', { name: 'Done' }));
+  await app.settle();
+  app.close();
+  writeFileSync(path.join(folder, CODE_CACHE), script.createCachedData());
+}
+
+const [step, folder] = process.argv.slice(2);
+const modules = process.env.LLMBENCH_NODE_MODULES || path.join(process.cwd(), 'node_modules');
+const requireFrom = createRequire(path.join(modules, 'noop.js'));
+if (step === 'bundle') await bundle(folder, requireFrom);
+else if (step === 'warm') await warm(folder);
+else throw new Error(`make-shared.mjs: no step ${step}`);
+process.exit(0);
