@@ -65,6 +65,7 @@ from .outcome import Run, SuiteRun, add_phases
 from .pytest_runner import suite as run_pytest_suite
 from .tripwire import arm_suite
 from .vitest import run as run_vitest
+from .vitest import warm as warm_vitest
 from .warm import Server, Warm
 from .workspace import fresh_copy, materialise
 
@@ -79,7 +80,7 @@ SUITES: dict[str, SuiteRunner] = {
     "pytest": run_pytest_suite,
 }
 # The runners that serve an answer's runs from one process (warm.py).
-WARM: dict[str, Warm] = {"jest": warm_jest}
+WARM: dict[str, Warm] = {"jest": warm_jest, "vitest": warm_vitest}
 EQUIVALENT = (
     "the tests did not pass on an equivalent mutant (the mutated files with new comments, "
     "blank lines and unused locals) as they did on the code as given: they read the source's "
