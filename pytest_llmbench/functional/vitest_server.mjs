@@ -11,6 +11,11 @@
 // is read again), and the test process: the forks pool with one fork recycles its child at
 // every run, and each test file gets a module graph of its own (`isolate`). So the
 // answer's code never runs in this process, and no realm of one run is seen by the next.
+// The pool starts the next run's child as a run ends; while it waits, the child imports
+// what it imports first thing in its run anyway, before any answer code: Vitest's forks
+// worker and the test environment (nothing that looks at the environment's globals as it
+// loads, as React DOM and Testing Library do). They are named by their own paths: the
+// workspace, its node_modules link too, is laid anew meanwhile.
 // The vm pools (one child kept across runs, a vm context per file) start faster, but their
 // child crashed (SIGSEGV, Node 20) every few runs and took a test file with it.
 import { readFileSync } from 'node:fs';
@@ -21,6 +26,9 @@ import { createVitest, getFilePoolName } from 'vitest/node';
 import { llmbenchConfig } from './config.mjs';
 
 const { root, out, test } = JSON.parse(readFileSync(new URL('./options.json', import.meta.url), 'utf8'));
+const preload = ['vitest/dist/workers/forks.js', 'vitest/environments'];
+if (test.environment === 'jsdom') preload.push('jsdom');
+test.poolOptions.forks.execArgv = preload.flatMap((name) => ['--import', import.meta.resolve(name)]);
 const write = process.stdout.write.bind(process.stdout);
 // as `vitest run` sets them before it loads the config
 process.env.TEST = 'true';
