@@ -67,12 +67,17 @@ afterEach(() => cleanup());
 SHARED = """\
 import { transformWithEsbuild } from 'vite';
 import { BaseSequencer } from 'vitest/node';
+import { relative } from 'node:path';
 // The run's canary file first (tripwire.py): it has run whenever `bail` stops the run. The
-// run names it in LLMBENCH_FIRST (a served run: our server, before each run).
+// run names it in LLMBENCH_FIRST (a served run: our server, before each run). Then the
+// smaller files first (Vitest's own order puts the larger first): a mutant's run stops at
+// its first failing test, which the small unit-test files reach sooner.
 class CanariesFirst extends BaseSequencer {
   async sort(files) {
     const first = process.env.LLMBENCH_FIRST || null;
-    const sorted = await super.sort(files);
+    const { cache, config } = this.ctx;
+    const size = (f) => cache.getFileStats(`${f.project.name}:${relative(config.root, f.moduleId)}`)?.size ?? Infinity;
+    const sorted = [...files].sort((a, b) => size(a) - size(b) || (a.moduleId < b.moduleId ? -1 : 1));
     return [...sorted.filter((f) => f.moduleId === first), ...sorted.filter((f) => f.moduleId !== first)];
   }
 }
