@@ -10,6 +10,11 @@ resolves `vitest`, `@testing-library/react` and `react` from a test file as in a
 Our config and setup sit in OWN, read-only to the run; Vitest writes its cache, temporary
 files and report under OUT.
 
+Mutation mode serves an answer's runs from one process (`warm`, functional/warm.py):
+vitest_server.mjs, copied into OWN, starts Vitest's Node API once with the same config
+(config.mjs, which the run's own config file imports too) and runs each request afresh: a
+new test process per run, a new module graph per test file, every transform made again.
+
 A scenario tunes the run with `vitest.json` in its hidden tests folder (optional):
 
     {"setupFiles": ["src/setupTests.ts"],   # the answer's setup files, used when it gives them
