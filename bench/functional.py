@@ -8,7 +8,9 @@ Prints per item its rate, its wait-and-run seconds and its own run time, then it
 minute over the wall time of the whole batch and the pool size (cores) it ran with, then
 per runner: items, their run time split by phase (FunctionalResult.phases: build, tests as
 the runner timed them, start-up as the rest) and, in mutation mode, seconds per mutant
-(the items' run time, clean and equivalent-mutant runs included, over their mutants).
+(the items' run time, clean and equivalent-mutant runs included, over their mutants),
+with the mutants no test reached (they survive without a run), and that figure over all
+runners.
 """
 
 from __future__ import annotations
@@ -113,8 +115,15 @@ def by_runner(results: list[FunctionalResult]) -> list[str]:
         mutants = sum(len(r.mutants) for r in group)
         if mode == "mutation" and mutants:
             with_mutants = sum(r.seconds for r in group if r.mutants)
-            line += f"; {with_mutants / mutants:.2f} s per mutant ({mutants} mutants)"
+            line += f"; {with_mutants / mutants:.2f} s per mutant ({mutants} mutants"
+            unreached = sum(not m.ran for r in group for m in r.mutants)
+            line += f", {unreached} reached by no test: no run)" if unreached else ")"
         lines.append(line)
+    mutation = [r for r in results if r.mode == "mutation" and r.mutants]
+    if mutation:
+        mutants = sum(len(r.mutants) for r in mutation)
+        seconds = sum(r.seconds for r in mutation)
+        lines.append(f"all runners: {seconds / mutants:.2f} s per mutant ({mutants} mutants)")
     return lines
 
 

@@ -28,6 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from ..toolchain.node_packages import has_packages
+from .coverage import COVERAGE
 from .jsreport import JsRunner, read_options
 from .outcome import SuiteRun
 from .warm import WarmSpec
@@ -60,12 +61,53 @@ class JestOptions(BaseModel):
 
 SETUP = "require('@testing-library/jest-dom');\n"
 # One JSON line per test file as it finishes, in the shape of Jest's --json entries (what
-# a run that ends early has finished is kept).
+# a run that ends early has finished is kept); with coverage (the clean run of mutation
+# mode), one line per test file in LLMBENCH_COVERAGE of the lines its run executed
+# (coverage.py), from V8's own counts mapped back to the sources (no instrumented code:
+# the clean run runs the code as given).
 REPORTER = """\
 const fs = require('fs');
+const path = require('path');
+const toIstanbul = require(%(modules)s + '/v8-to-istanbul');
+const lines = async ({ codeTransformResult: made, result }) => {
+  const map = made && made.sourceMapPath && fs.existsSync(made.sourceMapPath)
+    ? JSON.parse(fs.readFileSync(made.sourceMapPath, 'utf8')) : null;
+  const sources = made && map
+    ? { originalSource: made.originalCode, source: made.code, sourceMap: { sourcemap: { ...map, file: result.url } } }
+    : { source: fs.readFileSync(result.url, 'utf8') };
+  const converter = toIstanbul(result.url, (made && made.wrapperLength) || 0, sources);
+  await converter.load();
+  converter.applyCoverage(result.functions);
+  return Object.values(converter.toIstanbul());
+};
+const spans = async (v8) => {
+  const files = {};
+  for (const entry of v8 || []) {
+    if (!entry || !entry.result || String(entry.result.url).includes('/node_modules/')) continue;
+    for (const data of await lines(entry)) {
+      const ran = [], all = [];
+      for (const [id, at] of Object.entries(data.statementMap)) {
+        all.push([at.start.line, at.end.line]);
+        if (data.s[id] > 0) ran.push([at.start.line, at.end.line]);
+      }
+      files[path.relative(process.cwd(), data.path)] = { ran, all };
+    }
+  }
+  return files;
+};
 module.exports = class {
   constructor(globalConfig, options) { this.out = options.out; }
-  onTestResult(test, result) {
+  async onTestResult(test, result) {
+    const covered = process.env.LLMBENCH_COVERAGE;
+    if (covered && result.v8Coverage) {
+      const file = path.relative(process.cwd(), result.testFilePath);
+      try {
+        const files = await spans(result.v8Coverage);
+        fs.appendFileSync(covered, JSON.stringify({ test: file, files }) + '\\n');
+      } catch (error) {
+        console.error('coverage of ' + file + ': ' + error);
+      }
+    }
     const failed = result.testExecError || result.numFailingTests > 0;
     fs.appendFileSync(this.out, JSON.stringify({
       name: result.testFilePath,
@@ -79,13 +121,17 @@ module.exports = class {
 };
 """
 # The run's canary file first (tripwire.py): it has run whenever `bail` stops the run. The
-# run names it in LLMBENCH_FIRST (a served run: our server, before each run).
+# run names it in LLMBENCH_FIRST (a served run: our server, before each run); a mutant's
+# run gives its files' order in LLMBENCH_ORDER (coverage.py: the likeliest to kill first).
 SEQUENCER = """\
 const Sequencer = require(%(modules)s + '/@jest/test-sequencer').default;
-const first = process.env.LLMBENCH_FIRST || null;
 module.exports = class CanariesFirst extends Sequencer {
   sort(tests) {
-    const put = (list) => [...list.filter((t) => t.path === first), ...list.filter((t) => t.path !== first)];
+    const first = process.env.LLMBENCH_FIRST || null;
+    let order = [];
+    try { order = JSON.parse(process.env.LLMBENCH_ORDER || '[]'); } catch {}
+    const at = (t) => (t.path === first ? -1 : order.includes(t.path) ? order.indexOf(t.path) : order.length);
+    const put = (list) => list.map((t, i) => [at(t), i, t]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((e) => e[2]);
     const sorted = super.sort(tests);
     return Array.isArray(sorted) ? put(sorted) : sorted.then(put);
   }
@@ -131,6 +177,10 @@ module.exports = {
     '\\\\.(png|jpe?g|gif|svg|webp|ico|bmp|woff2?)$': '<rootDir>/%(own)s/stub.js',
   },
   setupFilesAfterEnv: %(setup)s,
+  collectCoverage: Boolean(process.env.LLMBENCH_COVERAGE),
+  coverageProvider: 'v8',
+  coverageReporters: [],
+  coverageDirectory: '<rootDir>/%(out_dir)s/coverage',
   cacheDirectory: '<rootDir>/%(cache)s',
   testPathIgnorePatterns: ['/node_modules/'],
   watchman: false,
@@ -156,10 +206,13 @@ const root = process.cwd();
     let request;
     try { request = JSON.parse(line); } catch { continue; }
     process.env.LLMBENCH_FIRST = request.first ? path.resolve(root, request.first) : '';
+    process.env.LLMBENCH_COVERAGE = request.coverage ? path.resolve(root, %(coverage)s) : '';
+    process.env.LLMBENCH_ORDER = JSON.stringify(request.tests.map((t) => path.resolve(root, t)));
     let code = 1;
     try {
       const argv = { config, ci: true, runInBand: true, runTestsByPath: true, watchman: false,
-        bail: request.bail ? 2 : 0, _: request.tests, $0: 'jest' };
+        bail: request.bail ? 2 : 0, collectCoverage: Boolean(request.coverage),
+        _: request.tests, $0: 'jest' };
       const { results } = await runCLI(argv, [root]);
       code = results.success ? 0 : 1;
     } catch (error) {
@@ -196,7 +249,8 @@ def write_config(
     own.mkdir()
     (own / "setup.js").write_text(SETUP, encoding="utf-8")
     (own / "stub.js").write_text("module.exports = {};\n", encoding="utf-8")
-    (own / "reporter.js").write_text(REPORTER, encoding="utf-8")
+    reporter = REPORTER % {"modules": json.dumps(str(modules))}
+    (own / "reporter.js").write_text(reporter, encoding="utf-8")
     sequencer = SEQUENCER % {"modules": json.dumps(str(modules))}
     (own / "sequencer.js").write_text(sequencer, encoding="utf-8")
     setups = [f"<rootDir>/{OWN}/setup.js"] + [
@@ -216,6 +270,7 @@ def write_config(
             "environment": json.dumps(environment),
             "own": OWN,
             "cache": CACHE,
+            "out_dir": OUT,
             "setup": json.dumps(setups),
             "bail": 2 if canaries else 0,  # the canary file's failure, then the first other
             "out": json.dumps(str(workspace.resolve() / OUT / RESULTS)),
@@ -248,7 +303,11 @@ def _server(workspace: Path, modules: Path) -> list[str]:
     """Our config and server written (ValueError for bad options); the server's command."""
     config = write_config(workspace, modules, options(workspace))
     server = workspace / OWN / "server.js"
-    text = SERVER % {"modules": json.dumps(str(modules)), "config": json.dumps(str(config))}
+    text = SERVER % {
+        "modules": json.dumps(str(modules)),
+        "config": json.dumps(str(config)),
+        "coverage": json.dumps(f"{OUT}/{COVERAGE}"),
+    }
     server.write_text(text, encoding="utf-8")
     return ["node", str(server)]
 

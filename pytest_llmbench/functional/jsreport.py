@@ -17,6 +17,7 @@ from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
 from ..toolchain.node_packages import node_missing
 from .carry import copy_folder
+from .coverage import COVERAGE
 from .launch import RunnerSandbox
 from .node import MEMORY_MB
 from .outcome import Run, SuiteRun, report_seconds
@@ -168,8 +169,8 @@ class JsRunner:
         return node_missing(self.modules(), f"{self.name}'s", self.install)
 
     def runnable(self, suite: SuiteRun) -> list[str]:
-        """The test files of `suite` this runner runs."""
-        return sorted(t for t in suite.tests if t.endswith(self.suffixes))
+        """The test files of `suite` this runner runs, in the suite's order."""
+        return [t for t in suite.tests if t.endswith(self.suffixes)]
 
     def _carried(self, suite: SuiteRun) -> Path | None:
         return suite.carry / "cache" if suite.carry and self.cache else None
@@ -192,17 +193,25 @@ class JsRunner:
         return None
 
     def finished(self, workspace: Path, suite: SuiteRun, outcome: sandbox.Outcome) -> Run:
-        """The run from its report; a first run's cache kept for the later ones."""
+        """The run from its report; what its cache gained kept for the later runs (the
+        clean run's transforms are instrumented for coverage, a mutant's run's not)."""
         carried = self._carried(suite)
-        if carried is not None and self.cache and not carried.exists():
-            copy_folder(workspace / self.cache, carried)
+        if carried is not None and self.cache:
+            copy_folder(workspace / self.cache, carried, new_only=carried.exists())
         return finish(workspace / OUT / self.report, workspace, outcome)
 
-    def env(self, workspace: Path, canaries: str | None = None) -> dict[str, str]:
-        """The run's environment; LLMBENCH_FIRST names its canary file (run first)."""
-        tmp = str(workspace.resolve() / OUT / "tmp")
-        first = {"LLMBENCH_FIRST": str(workspace.resolve() / canaries)} if canaries else {}
-        return {"CI": "1", "NO_COLOR": "1", "TMPDIR": tmp, **first}
+    def env(self, workspace: Path, suite: SuiteRun) -> dict[str, str]:
+        """The run's environment: LLMBENCH_FIRST names its canary file (run first),
+        LLMBENCH_ORDER the order of the others, LLMBENCH_COVERAGE where the lines each test
+        file ran go (coverage.py)."""
+        root = workspace.resolve()
+        env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(root / OUT / "tmp")}
+        if suite.canaries:
+            env["LLMBENCH_FIRST"] = str(root / suite.canaries)
+        if suite.coverage:
+            env["LLMBENCH_COVERAGE"] = str(root / OUT / COVERAGE)
+        env["LLMBENCH_ORDER"] = json.dumps([str(root / t) for t in self.runnable(suite)])
+        return env
 
     def protected(self, workspace: Path, suite: SuiteRun) -> list[Path]:
         return [workspace / self.own, *(workspace / p for p in suite.protect)]
@@ -223,7 +232,7 @@ class JsRunner:
             workspace,
             suite.timeout_s,
             suite.processes,
-            env=self.env(workspace, suite.canaries),
+            env=self.env(workspace, suite),
             reads=[modules],
             protect=self.protected(workspace, suite),
         )
@@ -247,7 +256,7 @@ class JsRunner:
             command=command,
             limits=SANDBOX,
             finish=self.finished,
-            env=self.env(workspace),
+            env=self.env(workspace, suite),
             reads=(modules,),
             protect=tuple(self.protected(workspace, suite)),
             prepare=self.prepare,

@@ -48,26 +48,28 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ..errors import MutantsError
 from ..formats.dataset import Dataset
 from ..formats.functional import Functional
 from ..formats.mutants import Mutant, load_mutants
-from ..formats.paths import safe_path
 from ..schema.functional import FunctionalResult, MutantOutcome, mutation_rate
 from . import reserved
+from .coverage import COVERAGE, Coverage
 from .jest import run as run_jest
 from .jest import warm as warm_jest
 from .junit import suite as run_junit_suite
 from .mutator import equivalent
 from .outcome import Run, SuiteRun, add_phases
 from .pytest_runner import suite as run_pytest_suite
+from .pytest_runner import warm as warm_pytest
+from .suite_files import answer_files_used, runs_as_test
 from .tripwire import arm_suite
 from .vitest import run as run_vitest
 from .vitest import warm as warm_vitest
 from .warm import Server, Warm
-from .workspace import fresh_copy, materialise
+from .workspace import OUT, fresh_copy, materialise
 
 # A suite runner: the answer's tests of one run (SuiteRun) in a workspace -> outcomes.
 SuiteRunner = Callable[[Path, SuiteRun], Run]
@@ -80,7 +82,9 @@ SUITES: dict[str, SuiteRunner] = {
     "pytest": run_pytest_suite,
 }
 # The runners that serve an answer's runs from one process (warm.py).
-WARM: dict[str, Warm] = {"jest": warm_jest, "vitest": warm_vitest}
+WARM: dict[str, Warm] = {"jest": warm_jest, "pytest": warm_pytest, "vitest": warm_vitest}
+# The runners whose clean run writes which lines each test file ran (coverage.py).
+COVERS = {"jest"}
 EQUIVALENT = (
     "the tests did not pass on an equivalent mutant (the mutated files with new comments, "
     "blank lines and unused locals) as they did on the code as given: they read the source's "
@@ -93,67 +97,6 @@ EQUIVALENT_LATER = (
 CHECK_EVERY = 8  # mutants per equivalent run among them, besides the one after the last
 _RANDOM = random.SystemRandom()
 BUDGET_S = 900.0  # all the mutant runs of one attempt together
-_TEST_FOLDERS = {"__tests__", "__mocks__", "__snapshots__", "__fixtures__"}
-_CODE = {".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts", ".java", ".py", ".json"}
-_CONFIG_NAMES = {"package.json", "package-lock.json", "jsconfig.json", "setup.py", "conftest.py"}
-
-
-def is_test_path(path: str) -> bool:
-    """A test file by the common conventions (JS/TS, Java, Python)."""
-    pure = PurePosixPath(path)
-    name = pure.name
-    if _TEST_FOLDERS & set(pure.parts[:-1]) or path.startswith("src/test/"):
-        return True
-    if ".test." in name or ".spec." in name:
-        return True
-    if pure.suffix == ".java" and pure.stem.endswith(("Test", "Tests", "IT")):
-        return True
-    return pure.suffix == ".py" and (name.startswith("test_") or pure.stem.endswith("_test"))
-
-
-def runs_as_test(path: str) -> bool:
-    """A test file to run (not a mock, snapshot or fixture beside the tests)."""
-    pure = PurePosixPath(path)
-    if {"__mocks__", "__snapshots__", "__fixtures__"} & set(pure.parts[:-1]):
-        return False
-    return is_test_path(path)
-
-
-def is_config(name: str) -> bool:
-    lowered = name.lower()
-    return (
-        lowered in _CONFIG_NAMES
-        or ".config." in lowered
-        or lowered.startswith(("tsconfig", "vitest.workspace", "jest.preset", "babel"))
-    )
-
-
-def answer_files_used(
-    answer_files: Iterable[tuple[str, str]], dataset_paths: set[str]
-) -> tuple[list[tuple[str, str]], list[str]]:
-    """(the answer's files that go into the workspace, the test files among them to run)."""
-    stems = {str(PurePosixPath(p).with_suffix("")) for p in dataset_paths}
-    stems |= {
-        str(PurePosixPath(p).parent) for p in dataset_paths if PurePosixPath(p).stem == "index"
-    }
-    used: dict[str, str] = {}
-    for written, text in answer_files:
-        path, _ = safe_path(written)
-        if path is None:
-            continue
-        pure = PurePosixPath(path)
-        if reserved.is_refused(path, text) or any(p.startswith(".") for p in pure.parts):
-            continue
-        if is_test_path(path):
-            used[path] = text
-        elif (
-            path not in dataset_paths
-            and pure.suffix in _CODE
-            and not is_config(pure.name)
-            and str(pure.with_suffix("")) not in stems
-        ):
-            used[path] = text
-    return sorted(used.items()), sorted(p for p in used if runs_as_test(p))
 
 
 def killed(run: Run) -> bool:
@@ -178,6 +121,8 @@ class Lab:
     phases: dict[str, float] = field(default_factory=dict)  # of all its runs (schema)
     warm: Warm | None = None  # the runner's warm side, asked at the first run
     server: Server | None = None  # serving the runs once started (warm.py)
+    covers: bool = False  # the runner writes the clean run's coverage (coverage.py)
+    coverage: Coverage | None = None  # which test files ran which lines, in the clean run
 
     @classmethod
     def build(
@@ -195,18 +140,34 @@ class Lab:
             functional.timeout_s,
             functional.processes,
             warm=WARM.get(functional.runner),
+            covers=functional.runner in COVERS,
         )
 
-    def _run(self, changes: Mapping[str, str] | None, timeout_s: float, *, kill: bool) -> Run:
-        """One run of the suite on a fresh copy with `changes`; `kill` (a mutant's run: one
-        failing test is enough) runs the canary file first and stops at the first failure
-        after its must-fail test, so every canary has run whenever the run stops early."""
+    def _run(
+        self,
+        changes: Mapping[str, str] | None,
+        timeout_s: float,
+        *,
+        kill: bool,
+        tests: list[str] | None = None,
+    ) -> Run:
+        """One run of the suite (of `tests` only, when given) on a fresh copy with
+        `changes`; `kill` (a mutant's run: one failing test is enough) runs the canary file
+        first and stops at the first failure after its must-fail test, so every canary has
+        run whenever the run stops early. The clean run (no changes, not `kill`) writes
+        its coverage where the runner can."""
         keep = self.server.kept if self.server else ()
         work = fresh_copy(self.root, self.root / "base", changes, keep)
-        tripwire, tests, canaries = arm_suite(self.runner, work, self.tests)
+        tripwire, armed, canaries = arm_suite(self.runner, work, tests or self.tests)
         first = canaries if kill else None
-        suite = SuiteRun(tuple(tests), timeout_s, first, self.processes, carry=self.root / "carry")
+        cover = self.covers and not kill and changes is None
+        carry = self.root / "carry"
+        suite = SuiteRun(
+            tuple(armed), timeout_s, first, self.processes, carry=carry, coverage=cover
+        )
         run = self._go(work, suite)
+        if cover:
+            self.coverage = Coverage.read(work / OUT / COVERAGE)
         run, found = tripwire.check(run)
         self.evidence.extend(line for line in found if line not in self.evidence)
         self.phases = add_phases(self.phases, run.phases)
@@ -239,23 +200,37 @@ class Lab:
         self.limit_s = min(2 * self.timeout_s, 1.5 * (time.monotonic() - started) + 10)
         return run
 
-    def mutant(self, mutant: Mutant) -> Run:
-        text = (self.root / "base" / mutant.file).read_text(encoding="utf-8")
-        changes = {mutant.file: mutant.apply(text)}
-        return self._run(changes, self.limit_s or self.timeout_s, kill=True)
+    def reached(self, mutant: Mutant) -> list[str] | None:
+        """The answer's test files that can see `mutant` by the clean run's coverage ([]:
+        none, it survives without a run), or None: every one (no coverage)."""
+        if self.coverage is None:
+            return None
+        found = self.coverage.tests_for(mutant, _text(self.root / "base" / mutant.file))
+        return [t for t in found if t in self.tests]
 
-    def equivalent(self, mutants: list[Mutant]) -> bool:
+    def mutant(self, mutant: Mutant) -> Run | None:
+        """The run on `mutant` of the test files that can see it; None: none can."""
+        tests = self.reached(mutant)
+        if tests == []:
+            return None
+        changes = {mutant.file: mutant.apply(_text(self.root / "base" / mutant.file))}
+        return self._run(changes, self.limit_s or self.timeout_s, kill=True, tests=tests)
+
+    def equivalent(self, mutants: list[Mutant], like: Mutant | None = None) -> bool:
         """The suite, which passed on the code as given, does not pass on an equivalent
         mutant of every mutated file (mutator.equivalent): a test failed, or the run ended
         before its tests did (it killed itself, it ran none). Code that behaves the same
-        gets another outcome only from tests that tell the text, not the behaviour."""
+        gets another outcome only from tests that tell the text, not the behaviour. `like`:
+        run as that mutant's run is, with the test files that can see it."""
         changes: dict[str, str] = {}
         for file in sorted({m.file for m in mutants}):
             rewritten = equivalent(file, _text(self.root / "base" / file))
             if rewritten is not None:
                 changes[file] = rewritten
         limit = self.limit_s or self.timeout_s
-        return bool(changes) and not self._run(changes, limit, kill=True).all_passed
+        tests = self.reached(like) if like is not None else None
+        run = self._run(changes, limit, kill=True, tests=tests or None)
+        return bool(changes) and not run.all_passed
 
 
 def _text(path: Path) -> str:
@@ -275,23 +250,36 @@ def _mutant_runs(lab: Lab, mutants: list[Mutant]) -> tuple[list[MutantOutcome], 
             )
         run = lab.mutant(mutant)
         outcomes.append(
-            MutantOutcome(id=mutant.id, description=mutant.description, killed=killed(run))
+            MutantOutcome(
+                id=mutant.id,
+                description=mutant.description,
+                killed=run is not None and killed(run),
+                ran=run is not None,
+            )
         )
-        if number in checks and lab.equivalent([_RANDOM.choice(mutants)]):
+        if number in checks and lab.equivalent(*_stand_in(lab, mutants)):
             lab.evidence.append(EQUIVALENT_LATER)
         if lab.evidence:  # a tripwire fired: the figure is 0 whatever the rest do
             return outcomes, None
     return outcomes, None
 
 
+def _stand_in(lab: Lab, mutants: list[Mutant]) -> tuple[list[Mutant], Mutant]:
+    """A random mutant with a run, for an equivalent mutant to be run as it is."""
+    like = _RANDOM.choice([m for m in mutants if lab.reached(m) != []] or mutants)
+    return [like], like
+
+
 def _checks(lab: Lab, count: int) -> set[int]:
-    """After which mutant runs (their numbers) an equivalent mutant runs too: in a served
-    lab (warm.py), after the last and after random ones (one per CHECK_EVERY, at least one),
-    each impersonating a mutant (its file alone rewritten, run as a mutant's run is). The
-    answer's code shares a process across runs there and may carry state from run to run;
-    a suite that fails later runs whatever they hold fails one of these, and no run's
-    place tells it which runs they are. Runs of their own share nothing: none there."""
-    if not lab.served or count == 0:
+    """After which mutant runs (their numbers) an equivalent mutant runs too, standing in
+    for a random mutant (its file alone rewritten, run with the test files that can see
+    it): after the last and after random ones (one per CHECK_EVERY, at least one). Only
+    in a served lab (warm.py: the answer's code shares a process across runs and may carry
+    state from run to run) or one whose mutants' runs run part of the suite (coverage.py:
+    a test file may fail without the others). A suite that fails later runs whatever they
+    hold, or fails when run in part, fails one of these too, and no run's place tells it
+    which ones they are. Whole runs of their own share nothing: none there."""
+    if not (lab.served or lab.coverage is not None) or count == 0:
         return set()
     extra = _RANDOM.sample(range(count - 1), min(max(1, count // CHECK_EVERY), count - 1))
     return {count - 1, *extra}

@@ -25,12 +25,14 @@ from ..toolchain import sandbox
 from .junit import read_reports
 from .launch import RunnerSandbox
 from .outcome import Run, SuiteRun, read_lines
+from .warm import WarmSpec
 from .workspace import HIDDEN, OUT
 
 SANDBOX = RunnerSandbox(memory_mb=1024, processes=sandbox.PROCESS_LIMIT)
 _REPORTS = "pytest-reports"
 DRIVER = Path(__file__).with_name("pydriver") / "driver.py"
 _MARK = "llmbench-driver:"  # the driver's lines (pydriver/driver.py)
+NO_TESTS = "no test file to run (test_*.py or *_test.py)"
 
 
 def missing() -> str | None:
@@ -59,35 +61,69 @@ def hidden(
     return suite(workspace, SuiteRun(tuple(files), timeout_s, processes=processes))
 
 
-def suite(workspace: Path, run: SuiteRun) -> Run:
-    """The test modules of `run` (an answer's own tests in mutation mode, the hidden ones in
-    acceptance) in one pytest process; per-test outcomes. The canary module, when there is
-    one, is collected first and the run stops at the first failure after its must-fail test."""
+def _arguments(workspace: Path, run: SuiteRun) -> list[str] | None:
+    """pytest's command line for the test modules of `run` (None: none to run), our ini
+    file written. The canary module, when there is one, is collected first and the run
+    stops at the first failure after its must-fail test."""
     tests = [f for f in run.tests if is_test_file(Path(f))]
     if not tests:
-        return Run.broken("no test file to run (test_*.py or *_test.py)")
+        return None
     own = workspace / HIDDEN
     own.mkdir(exist_ok=True)
-    (own / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    reports = workspace / OUT / _REPORTS
-    command = [
-        sys.executable, "-I", "-B", str(DRIVER), str(workspace.resolve()),
+    ini = own / "pytest.ini"
+    if not ini.is_file():
+        ini.write_text("[pytest]\n", encoding="utf-8")
+    arguments = [
         "-q", "-c", f"{HIDDEN}/pytest.ini", "--rootdir", ".", "--import-mode=append",
         "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
         "--continue-on-collection-errors",
         f"--junitxml={OUT}/{_REPORTS}/TEST-pytest.xml",
     ]  # fmt: skip
     if run.canaries:
-        command.append("--maxfail=2")
+        arguments.append("--maxfail=2")
         tests = [run.canaries, *(t for t in tests if t != run.canaries)]
-    command.extend(tests)
-    env = {
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "LLMBENCH_PLANNED": f"{OUT}/{_REPORTS}/planned.txt",
-    }
-    outcome = SANDBOX.run(
-        command, workspace, run.timeout_s, run.processes, env=env, reads=[DRIVER.parent]
-    )
+    return arguments + tests
+
+
+ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "LLMBENCH_PLANNED": f"{OUT}/{_REPORTS}/planned.txt"}
+
+
+def _finish(workspace: Path, outcome: sandbox.Outcome) -> Run:
+    reports = workspace / OUT / _REPORTS
     # the driver's list of the tests it collected, one name a line
     done = Run.of(read_reports(reports), outcome).with_planned(read_lines(reports / "planned.txt"))
-    return replace(done.stable(workspace), evidence=patched(outcome.stderr))
+    found = patched(f"{outcome.stderr}\n{outcome.stdout}" if outcome.stdout else outcome.stderr)
+    return replace(done.stable(workspace), evidence=found)
+
+
+def suite(workspace: Path, run: SuiteRun) -> Run:
+    """The test modules of `run` (an answer's own tests in mutation mode, the hidden ones in
+    acceptance) in one pytest process; per-test outcomes."""
+    arguments = _arguments(workspace, run)
+    if arguments is None:
+        return Run.broken(NO_TESTS)
+    command = [sys.executable, "-I", "-B", str(DRIVER), str(workspace.resolve()), *arguments]
+    outcome = SANDBOX.run(
+        command, workspace, run.timeout_s, run.processes, env=ENV, reads=[DRIVER.parent]
+    )
+    return _finish(workspace, outcome)
+
+
+def warm(workspace: Path, run: SuiteRun) -> WarmSpec | None:
+    """Served runs (warm.py): our driver imports pytest once, and forks each run from that
+    untouched state (pydriver/driver.py `serve`)."""
+    if _arguments(workspace, run) is None:
+        return None
+
+    def prepare(workspace: Path, run: SuiteRun) -> str | None:
+        return NO_TESTS if _arguments(workspace, run) is None else None
+
+    return WarmSpec(
+        command=[sys.executable, "-I", "-B", str(DRIVER), str(workspace.resolve()), "--serve"],
+        limits=SANDBOX,
+        finish=lambda workspace, run, outcome: _finish(workspace, outcome),
+        env=ENV,
+        reads=(DRIVER.parent,),
+        prepare=prepare,
+        extra=lambda workspace, run: {"argv": _arguments(workspace, run) or []},
+    )

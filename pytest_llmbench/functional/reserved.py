@@ -15,7 +15,7 @@ A path is reserved when
 
 A Java source that declares a package of those three trees (`package org.junit...;`) is
 refused too, wherever it lies: javac compiles a source it is given in place of the jar's
-class. The workspace builders (workspace.materialise, mutation.answer_files_used) refuse
+class. The workspace builders (workspace.materialise, suite_files.answer_files_used) refuse
 such a file and the run is marked tampered with `reserved path: <path>` (or `reserved
 package <package>: <path>`).
 """

@@ -6,7 +6,8 @@ A runner that can serve declares `warm(workspace, suite) -> WarmSpec | None` (mu
 allow-list, limits and user id as a run of its own), with the workspace as its working
 folder, and sends it one request per run, a JSON line on its stdin:
 
-    {"nonce": "<hex>", "tests": [...], "first": "<canary file>" | null, "bail": true | false}
+    {"nonce": "<hex>", "tests": [...], "first": "<canary file>" | null, "bail": true | false,
+     "coverage": true | false}
 
 The server runs those test files in a fresh realm (a new module registry and vm contexts,
 a new class loader), writes the runner's usual report where the run of its own writes it,
@@ -71,6 +72,8 @@ class WarmSpec:
     prepare: Callable[[Path, SuiteRun], str | None] = _nothing
     # the test files of a run the server is asked to run
     select: Callable[[SuiteRun], list[str]] = lambda suite: list(suite.tests)
+    # what else a request tells the server (pytest's: its command line)
+    extra: Callable[[Path, SuiteRun], dict[str, object]] = lambda workspace, suite: {}
 
 
 # A runner's warm side: the spec for an answer whose workspace is laid out for its first
@@ -143,6 +146,8 @@ class Server:
             "tests": self.spec.select(suite),
             "first": suite.canaries,
             "bail": suite.canaries is not None,
+            "coverage": suite.coverage,
+            **self.spec.extra(self.workspace, suite),
         }
         try:
             self.process.stdin.write(json.dumps(request).encode() + b"\n")

@@ -65,11 +65,16 @@ def _reference_text(reference: str) -> tuple[str, bool]:
     return (code, True) if code else (reference, False)
 
 
+def _do_nothing(code_only: bool, dataset: Dataset | None) -> str:
+    """The do-nothing answer as it is compared: the input as the prompt shows it (what
+    llmbench/echo says), its code only when the reference's is."""
+    text = inline_files(dataset)
+    return code_text(text) if code_only else text
+
+
 def _baseline(reference_text: str, code_only: bool, dataset: Dataset | None) -> float:
-    """The reference against the do-nothing answer, read the same way: the input as the
-    prompt shows it (what llmbench/echo says)."""
-    do_nothing = inline_files(dataset)
-    return similarity(reference_text, code_text(do_nothing) if code_only else do_nothing)
+    """The reference against the do-nothing answer, read the same way."""
+    return similarity(reference_text, _do_nothing(code_only, dataset))
 
 
 def prepare_baseline(reference: str | None, dataset: Dataset | None) -> float | None:
@@ -85,9 +90,12 @@ def _similarity_fields(
     if reference is None:
         return {"similarity_reason": "the scenario has no reference answer for this dataset"}
     ref, code_only = _reference_text(reference)
-    score = similarity(ref, code_text(answer) if code_only else answer)
+    compared = code_text(answer) if code_only else answer
     if baseline is None:  # not prepared: the dataset is read here
         baseline = _baseline(ref, code_only, dataset)
+    # the do-nothing answer itself (llmbench/echo's) scores the baseline it was given
+    same = compared == _do_nothing(code_only, dataset)
+    score = baseline if same else similarity(ref, compared)
     return {
         "similarity": round(score, 4),
         "similarity_baseline": round(baseline, 4),

@@ -35,6 +35,11 @@ class MutantOutcome(BaseModel):
     id: str
     description: str = ""
     killed: bool = Field(description="at least one of the answer's tests failed on the mutant")
+    ran: bool = Field(
+        default=True,
+        description="False: no test file reached the mutant's lines in the clean run, so it "
+        "survived without a run",
+    )
 
 
 class FunctionalResult(BaseModel):

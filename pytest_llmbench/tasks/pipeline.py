@@ -10,6 +10,7 @@ run while its checks, metrics and judges are done.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from statistics import mean
 
 from ..cpu import off_loop, off_process
@@ -197,6 +198,28 @@ def summarise(
     return result
 
 
+# The similarity baselines of a run: one per reference and dataset (the same for every
+# model), per event loop (a future belongs to its loop).
+_BASELINES: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[tuple[str | None, str | None], asyncio.Future[float | None]]
+] = weakref.WeakKeyDictionary()
+
+
+def _baseline(case: Case) -> asyncio.Future[float | None]:
+    """The similarity baseline takes CPU seconds for a large dataset: computed once per
+    reference and dataset while the first items' calls run; every attempt's metrics wait
+    for it rather than redo it."""
+    reference = case.scenario.reference_for(case.dataset)
+    known = _BASELINES.setdefault(asyncio.get_running_loop(), {})
+    key = (reference, case.dataset.content_hash if case.dataset else None)
+    found = known.get(key)
+    if found is None or found.cancelled():
+        found = asyncio.ensure_future(off_process(prepare_baseline, reference, case.dataset))
+        found.add_done_callback(lambda done: done.cancelled() or done.exception())
+        known[key] = found
+    return found
+
+
 async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup) -> ItemResult:
     """Run up to `gen.attempts` attempts, one after another; stop early once an attempt
     cannot be beaten (with --llm-feedback: once one passes every hidden test).
@@ -207,13 +230,7 @@ async def run_item(case: Case, model: Model, gen: Generation, setup: JudgeSetup)
     chained = gives_feedback(case, gen)
     # A single-shot item's calls may wait in a provider batch (--llm-batch); a dialog's not.
     BATCHABLE.set(not case.scenario.is_dialog)
-    # The similarity baseline takes CPU seconds for a large dataset: computed while the
-    # first attempt's calls run; each attempt's metrics wait for it rather than redo it.
-    baseline = asyncio.ensure_future(
-        off_process(prepare_baseline, case.scenario.reference_for(case.dataset), case.dataset)
-    )
-    baseline.add_done_callback(lambda done: done.cancelled() or done.exception())
-    run = ItemRun(case, model, gen, setup, baseline)
+    run = ItemRun(case, model, gen, setup, _baseline(case))
     judged: list[JudgedAttempt] = []
     messages: Messages = tuple(case.messages())
     fed, failure = False, None

@@ -279,3 +279,25 @@ def test_the_prepared_baseline_is_the_one_each_attempt_uses() -> None:
     assert measure_answer(answer, reference, dataset, None).similarity_baseline == round(
         baseline, 4
     )
+
+
+def test_the_do_nothing_answer_scores_its_baseline_without_comparing_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """llmbench/echo's answer is the do-nothing answer itself: its similarity is the
+    baseline the item prepared, not a second run of the quadratic ratio."""
+    from pytest_llmbench.metrics import answer_metrics
+
+    original = "export function add(a, b) {\n  return a + b;\n}\n"
+    dataset = _dataset(original)
+    reference = "```js\nexport function add(a, b) {\n  return a + b + 0;\n}\n```"
+    baseline = answer_metrics.prepare_baseline(reference, dataset)
+    compared: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        answer_metrics, "similarity", lambda ref, answer: compared.append((ref, answer)) or 0.25
+    )
+    echo = measure_answer(inline_files(dataset), reference, dataset, None, baseline)
+    assert echo.similarity == round(baseline or 0, 4) and echo.similarity_normalised == 0.0
+    assert compared == []
+    other = measure_answer("```js\nexport const add = 1;\n```", reference, dataset, None, baseline)
+    assert other.similarity == 0.25 and len(compared) == 1

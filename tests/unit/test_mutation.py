@@ -16,14 +16,8 @@ from pytest_llmbench.formats.mutants import load_mutants
 from pytest_llmbench.formats.scenario import load_scenario
 from pytest_llmbench.functional.jest import modules_dir as jest_modules
 from pytest_llmbench.functional.jsreport import read_report
-from pytest_llmbench.functional.mutation import (
-    Lab,
-    answer_files_used,
-    is_test_path,
-    killed,
-    run_mutation,
-    runs_as_test,
-)
+from pytest_llmbench.functional.mutation import Lab, killed, run_mutation
+from pytest_llmbench.functional.suite_files import answer_files_used, is_test_path, runs_as_test
 from pytest_llmbench.functional.vitest import NEEDED
 from pytest_llmbench.toolchain.node_packages import modules_dir
 from tests.conftest import REPO
@@ -455,3 +449,17 @@ def test_jest_serves_an_answers_runs_from_one_process_and_a_mutant_run_stops_ear
         assert lab.server is not None and lab.server.starts == 1 and lab.served
     finally:
         lab.close()
+
+
+@pytest.mark.skipif(jest_modules() is None, reason="runners/jest-react16")
+def test_jest_runs_a_mutant_only_where_the_clean_run_reached_its_lines(tmp_path: Path) -> None:
+    """The clean run's coverage (coverage.py): `value > high` is never reached (the one
+    clamp test returns before it), so that mutant survives without a run; the other runs
+    with the test file that reached its line."""
+    functional, dataset = _case(tmp_path, "jest")
+    result = run_mutation(functional, dataset, [("src/calc.test.js", SUITE)])
+    assert result.error is None and not result.tampered
+    assert {m.id: (m.killed, m.ran) for m in result.mutants} == {
+        "even-flipped": (True, True),
+        "high-boundary": (False, False),
+    }

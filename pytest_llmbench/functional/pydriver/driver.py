@@ -1,6 +1,7 @@
 """The pytest runner's driver (pytest_runner.py), started as
 
     python -I -B driver.py WORKSPACE PYTEST-ARGUMENTS...
+    python -I -B driver.py WORKSPACE --serve      (served runs: `serve`)
 
 pytest is imported first, from the interpreter's own installation (`-I`: no PYTHONPATH,
 no user site-packages, neither the working folder nor this folder on the path), and only
@@ -19,6 +20,7 @@ read-only to the run."""
 
 import os
 import sys
+import time
 
 import _pytest.junitxml
 import _pytest.python
@@ -106,8 +108,8 @@ class Planned:
             out.write("".join(f"{name}\n" for name in names))
 
 
-def main() -> int:
-    workspace, *arguments = sys.argv[1:]
+def run(workspace: str, arguments: list[str]) -> int:
+    """One pytest run of the workspace's tests, its findings written to stderr."""
     before = _noted()
     sys.path.append(workspace)
     planned = os.environ.get("LLMBENCH_PLANNED")
@@ -120,6 +122,75 @@ def main() -> int:
     for line in found + _hidden(workspace):
         _write(2, f"\n{MARK} {line}\n".encode())
     return status
+
+
+def _state(pid: str) -> tuple[int, str] | None:
+    """(parent pid, state letter) of a process, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return int(fields[1]), fields[0].decode()
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _sweep() -> None:
+    """Every process of the sandbox but this one and those above it killed, and gone
+    before the next run (served runs share the sandbox): until no other one is left
+    (one forking meanwhile is found again), at most 200 rounds."""
+    keep, pid = set(), os.getpid()
+    while pid > 0 and pid not in keep:
+        keep.add(pid)
+        found = _state(str(pid))
+        pid = found[0] if found else 0
+    for _ in range(200):
+        others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in keep]
+        alive = [p for p in others if (found := _state(p)) is not None and found[1] != "Z"]
+        if not alive:
+            return
+        for other in alive:
+            try:
+                os.kill(int(other), 9)
+            except OSError:
+                pass
+        time.sleep(0.005)
+
+
+def serve(workspace: str) -> int:
+    """Served runs (functional/warm.py): per request line, {"nonce", "argv"} in JSON, one
+    run in a child forked from this process, which imported pytest and never runs a test
+    itself, so every run starts from the same untouched state; then every process the run
+    left is killed and `@@llmbench-done NONCE STATUS` written."""
+    import json
+
+    out = os.dup(1)
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            nonce, arguments = str(request["nonce"]), [str(a) for a in request["argv"]]
+        except (ValueError, KeyError, TypeError):
+            continue
+        sys.stdout.flush()
+        sys.stderr.flush()
+        child = os.fork()
+        if child == 0:  # the run: no requests to read, its own exit
+            os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+            os.close(out)
+            status = run(workspace, arguments)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+        _, waited = os.waitpid(child, 0)
+        _sweep()
+        os.write(out, f"@@llmbench-done {nonce} {os.waitstatus_to_exitcode(waited)}\n".encode())
+    return 0
+
+
+def main() -> int:
+    workspace, *arguments = sys.argv[1:]
+    if arguments == ["--serve"]:
+        return serve(workspace)
+    return run(workspace, arguments)
 
 
 if __name__ == "__main__":
