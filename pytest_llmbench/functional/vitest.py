@@ -72,18 +72,18 @@ afterEach(() => cleanup());
 SHARED = """\
 import { transformWithEsbuild } from 'vite';
 import { BaseSequencer } from 'vitest/node';
-import { relative } from 'node:path';
-// The run's canary file first (tripwire.py): it has run whenever `bail` stops the run. The
-// run names it in LLMBENCH_FIRST (a served run: our server, before each run). Then the
-// smaller files first (Vitest's own order puts the larger first): a mutant's run stops at
-// its first failing test, which the small unit-test files reach sooner.
+// The run's canary file first (tripwire.py): it has run whenever `bail` stops the run. Then
+// the others in the run's order (LLMBENCH_ORDER: mutation.py's, the likeliest to fail
+// first), before any it does not name. The run names both in its environment (a served
+// run: our server, before each run).
 class CanariesFirst extends BaseSequencer {
   async sort(files) {
     const first = process.env.LLMBENCH_FIRST || null;
-    const { cache, config } = this.ctx;
-    const size = (f) => cache.getFileStats(`${f.project.name}:${relative(config.root, f.moduleId)}`)?.size ?? Infinity;
-    const sorted = [...files].sort((a, b) => size(a) - size(b) || (a.moduleId < b.moduleId ? -1 : 1));
-    return [...sorted.filter((f) => f.moduleId === first), ...sorted.filter((f) => f.moduleId !== first)];
+    let order = [];
+    try { order = JSON.parse(process.env.LLMBENCH_ORDER || '[]'); } catch {}
+    const at = (f) => (f.moduleId === first ? -1 : order.includes(f.moduleId) ? order.indexOf(f.moduleId) : order.length);
+    const sorted = await super.sort(files);
+    return sorted.map((f, i) => [at(f), i, f]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((e) => e[2]);
   }
 }
 export function llmbenchConfig(root, out, test) {

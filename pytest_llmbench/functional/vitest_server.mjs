@@ -58,6 +58,7 @@ function afresh() {
 async function run(request) {
   afresh();
   process.env.LLMBENCH_FIRST = request.first ? join(root, request.first) : '';
+  process.env.LLMBENCH_ORDER = JSON.stringify(request.tests.map((t) => join(root, t)));
   ctx.configOverride.bail = request.bail ? 2 : 0; // the canaries' must-fail test, then one
   const files = request.tests.map((t) => join(root, t));
   const specs = ctx.projects.flatMap((p) => files.map((f) => p.createSpec(f, getFilePoolName(p, f))));
