@@ -70,14 +70,17 @@ it('knows an even number', () => {
 """
 
 
-def _lab(tmp_path: Path, suite: str, *, served: bool = True) -> Lab:
+def _lab(
+    tmp_path: Path, suite: str, *, served: bool = True, more: list[tuple[str, str]] | None = None
+) -> Lab:
     options = HiddenFile("vitest.json", '{"environment": "node"}')
     functional = Functional(
         "vitest", "mutation", "dataset", 60.0, (options,), MUTANTS, "scratch/mutants.yaml"
     )
     files = (SourceFile("src/calc.js", CALC), SourceFile("package.json", "{}"))
     dataset = Dataset("Scratch", "javascript", tmp_path, "JS", "scratch", files)
-    used, _ = answer_files_used([("src/calc.test.js", suite)], {"src/calc.js", "package.json"})
+    given = [("src/calc.test.js", suite), *(more or [])]
+    used, _ = answer_files_used(given, {"src/calc.js", "package.json"})
     root = tmp_path / ("served" if served else "own")
     root.mkdir()
     lab = Lab.build(root, functional, dataset, used)
@@ -136,3 +139,22 @@ def test_a_run_that_ends_the_server_is_caught_and_the_next_run_gets_a_new_one(
         lab.close()
     assert ended.returncode != 0 and ended.stopped is None
     assert again.all_passed and lab.evidence == []
+
+
+def test_a_mutant_run_starts_with_the_smaller_test_files(tmp_path: Path) -> None:
+    """No coverage orders the files here: the smaller first, so the small unit test stops
+    the mutant's run and the large suite (first by name) is not run at all."""
+    large = SUITE.replace("describe('calc'", "describe('a large suite'") + "\n" * 4000
+    small = (
+        "import { isEven } from './calc.js';\nit('is even', () => expect(isEven(2)).toBe(true));\n"
+    )
+    lab = _lab(tmp_path, large, more=[("src/small.test.js", small)])
+    try:
+        assert lab.tests == ["src/small.test.js", "src/calc.test.js"]
+        assert lab.clean().all_passed
+        run = _mutant_run(lab)
+    finally:
+        lab.close()
+    statuses = {t.name: t.status for t in run.tests}
+    assert statuses["src/small.test.js > is even"] == "failed"
+    assert {statuses[n] for n in statuses if n.startswith("src/calc.test.js")} == {"skipped"}
