@@ -11,15 +11,14 @@ verifyNoInteractions is mapped (MOCKITO5_NAMES); mockStatic, mockConstruction an
 - `hidden`: the hidden tests (any *.java under the hidden folder) against the
   workspace's src/main/java (acceptance mode).
 - `suite`: the answer's own tests against the workspace's src/main/java (mutation mode:
-  the driver calls it on the dataset and on each mutant).
+  the driver calls it on the dataset and on each mutant; warm: junit_warm.py).
 
 Outcomes come from the launcher's XML reports: one per test, named Class.method. The
 launcher also loads our listener java/llmbench/junit/PlannedTests.java (by SUPPORT's
-META-INF/services), which writes the test plan before any test runs: a planned test
-the reports do not name (the JVM halted, exited or was stopped, and wrote no report)
-is listed `not run`.
-Jars are looked for in $LLMBENCH_JAVA_LIBS (folders, os.pathsep-separated) or
-/usr/share/java."""
+META-INF/services), which writes the test plan before any test runs: a planned test the
+reports do not name (the JVM halted, exited or was stopped, and wrote no report) is
+listed `not run`. Jars are looked for in $LLMBENCH_JAVA_LIBS (folders, os.pathsep-
+separated) or /usr/share/java."""
 
 from __future__ import annotations
 
@@ -216,7 +215,7 @@ def _quoted(path: str) -> str:  # one argument of a javac @file
     return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _compile_errors(outcome: sandbox.Outcome) -> str:
+def compile_errors(outcome: sandbox.Outcome) -> str:
     if outcome.killed:
         return f"stopped at the {outcome.killed}"
     text = outcome.stderr or outcome.stdout
@@ -248,9 +247,7 @@ def _classpath(workspace: Path, classes: str, jars: tuple[Path, ...]) -> str:
     return os.pathsep.join([*(str(j) for j in jars), str(SUPPORT), classes, *resources])
 
 
-def _surroundings(
-    tools: Toolchain, shared: jvm_share.Archives
-) -> tuple[dict[str, str], list[Path]]:
+def surroundings(tools: Toolchain, shared: jvm_share.Archives) -> tuple[dict[str, str], list[Path]]:
     """The environment javac and java run with, and what they read besides the workspace
     (the class data archives among it: jvm_share.py)."""
     env = {"JAVA_HOME": os.environ["JAVA_HOME"]} if "JAVA_HOME" in os.environ else {}
@@ -285,7 +282,7 @@ def _compile(
     (work / "javac.args").write_text("\n".join(map(_quoted, arguments)), encoding="utf-8")
     flags = (*JAVAC_FLAGS, *shared.javac)
     javac = [tools.javac, *(f"-J{flag}" for flag in flags), f"@{work.name}/javac.args"]
-    env, reads = _surroundings(tools, shared)
+    env, reads = surroundings(tools, shared)
     compiled = SANDBOX.run(javac, workspace, *limits, env=env, reads=reads)
     if compiled.returncode == 0 and carry is not None and todo is None:
         javac_carry.keep(carry, classes, sources)
@@ -322,10 +319,10 @@ def run_junit(
     (work / "tmp").mkdir(parents=True)
     classes, reports = f"{work.name}/classes", f"{work.name}/reports"
     shared = jvm_share.archives(tools.javac, tools.java, tools.jars, SUPPORT, LAUNCHER)
-    env, reads = _surroundings(tools, shared)
+    env, reads = surroundings(tools, shared)
     compiled = _compile(workspace, work, tests, tools, shared, (timeout_s, processes), carry)
     if compiled.returncode != 0:
-        return Run.broken(f"{what} and src/main/java do not compile: {_compile_errors(compiled)}")
+        return Run.broken(f"{what} and src/main/java do not compile: {compile_errors(compiled)}")
     declared = {class_name(_read(workspace / t), t) for t in tests}
     # a file may hold only classes named otherwise; the launcher refuses unknown names
     selected = sorted(
@@ -384,13 +381,16 @@ def suite(workspace: Path, run: SuiteRun) -> Run:
     """The answer's own tests (workspace-relative paths; .java files are compiled, test
     classes among them run) on the workspace's code. The launcher has no stop at the
     first failure: every class runs, the run's canary class among them."""
-    tests = sorted(
-        t
-        for t in run.tests
-        if t.endswith(".java") and (workspace / t).is_file() and not (workspace / t).is_symlink()
-    )
+    tests = suite_tests(workspace, run)
+    return run_junit(workspace, tests, run.timeout_s, "the tests", run.processes, carry=run.carry)
+
+
+def suite_tests(workspace: Path, run: SuiteRun) -> list[str]:
+    """The run's .java files (no links), each made mockito5_compatible in place."""
+    files = sorted(t for t in run.tests if t.endswith(".java"))
+    tests = [t for t in files if (workspace / t).is_file() and not (workspace / t).is_symlink()]
     for test in tests:
         source = _read(workspace / test)
         if (compatible := mockito5_compatible(source)) != source:
             (workspace / test).write_text(compatible, encoding="utf-8")
-    return run_junit(workspace, tests, run.timeout_s, "the tests", run.processes, carry=run.carry)
+    return tests

@@ -14,6 +14,11 @@ time: a changed JDK or jar gets new ones. Each is written under a temporary name
 renamed, under a lock, so runs started at once make it once and never read half of one.
 The sandbox reads the folder, read-only.
 
+The JUnit runner's warm server (junit_warm.py) is made the same way: our java/ sources
+compiled once into a jar in the cache folder, then run on the warm-up (requests on its
+stdin), and its archive dumped from the classes it loaded: the launcher's, Mockito's and
+javac's, which the server runs in its own JVM.
+
 A run goes on without an archive (the JDK's default sharing) where none can be made: no
 writable cache folder, a dump that fails. The JVM itself checks an archive against the
 classpath it runs with and, on any difference, runs as it would without (-Xshare:auto,
@@ -28,7 +33,8 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Sequence
+import zipfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,10 +116,10 @@ def _key(java: str, jars: Sequence[Path]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
 
 
-def _run(command: list[str], cwd: Path) -> bool:
+def _run(command: list[str], cwd: Path, stdin: str = "") -> bool:
     try:
         done = subprocess.run(
-            command, cwd=cwd, capture_output=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL
+            command, cwd=cwd, capture_output=True, timeout=TIMEOUT_S, input=stdin.encode()
         )
     except (OSError, subprocess.TimeoutExpired):
         return False
@@ -165,12 +171,14 @@ def _make(
     return javac_jsa, junit_jsa
 
 
-def archives(javac: str, java: str, jars: Sequence[Path], support: Path, launcher: str) -> Archives:
-    """The archives for this JDK and jar list (the tests' classpath starts with `jars`),
-    made on first use in this process or found from an earlier one; none where they cannot
-    be made. Blocks while another process makes them."""
+def _once(
+    key: tuple[str, ...], make: Callable[[Path], tuple[Path | None, Path | None]]
+) -> tuple[Path | None, Path | None]:
+    """`make(folder)` in the cache folder, once in this process and under the folder's lock
+    (another process making the same waits, then finds it made); (None, None) where the
+    folder cannot be written."""
     folder = cache_folder()
-    key = (str(folder), javac, java, *(str(j) for j in jars))
+    key = (str(folder), *key)
     with _lock:
         if key not in _made:
             _made[key] = (None, None)
@@ -178,12 +186,106 @@ def archives(javac: str, java: str, jars: Sequence[Path], support: Path, launche
                 folder.mkdir(parents=True, exist_ok=True)
                 with open(folder / ".lock", "w") as lock:
                     fcntl.flock(lock, fcntl.LOCK_EX)
-                    _made[key] = _make(javac, java, jars, support, launcher, folder)
+                    _made[key] = make(folder)
             except OSError:
                 pass
-        javac_jsa, junit_jsa = _made[key]
+        return _made[key]
+
+
+def archives(javac: str, java: str, jars: Sequence[Path], support: Path, launcher: str) -> Archives:
+    """The archives for this JDK and jar list (the tests' classpath starts with `jars`),
+    made on first use in this process or found from an earlier one; none where they cannot
+    be made. Blocks while another process makes them."""
+    javac_jsa, junit_jsa = _once(
+        ("archives", javac, java, *(str(j) for j in jars)),
+        lambda folder: _make(javac, java, jars, support, launcher, folder),
+    )
     return Archives(
         javac=(f"-XX:SharedArchiveFile={javac_jsa}",) if javac_jsa else (),
         java=(f"-XX:SharedArchiveFile={junit_jsa}",) if junit_jsa else (),
-        folder=folder if javac_jsa or junit_jsa else None,
+        folder=cache_folder() if javac_jsa or junit_jsa else None,
     )
+
+
+@dataclass(frozen=True)
+class Server:
+    """The warm server's jar (our java/ sources compiled), the flag that maps its archive
+    (none where it could not be made) and the folder the sandbox must let it read."""
+
+    jar: Path
+    java: tuple[str, ...]
+    folder: Path
+
+
+def _java_files(roots: Sequence[Path]) -> list[Path]:
+    return [path for root in roots for path in sorted(root.rglob("*.java"))]
+
+
+def _sources_key(java: str, jars: Sequence[Path], roots: Sequence[Path]) -> str:
+    digest = hashlib.sha256(_key(java, jars).encode())
+    for source in _java_files(roots):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def _jar(classes: Path, target: Path) -> None:
+    partial = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}")
+    with zipfile.ZipFile(partial, "w") as jar:
+        for path in sorted(classes.rglob("*.class")):
+            jar.write(path, path.relative_to(classes).as_posix())
+    os.replace(partial, target)
+
+
+def _make_server(
+    javac: str,
+    java: str,
+    jars: Sequence[Path],
+    roots: Sequence[Path],
+    run: tuple[list[str], str],
+    folder: Path,
+) -> tuple[Path | None, Path | None]:
+    """(the server's jar, its archive) made in `folder`; `run`: the server's arguments after
+    its class path, and the requests of its warm-up."""
+    key = _sources_key(java, jars, roots)
+    jar, jsa = folder / f"warm-{key}.jar", folder / f"warm-{key}.jsa"
+    if jar.is_file():
+        return jar, jsa if jsa.is_file() else None
+    jar_path = os.pathsep.join(str(j) for j in jars)
+    with tempfile.TemporaryDirectory(prefix="llmbench-jvm-") as scratch:
+        work = Path(scratch)
+        sources = [str(p) for p in _java_files(roots)]
+        if not _run([javac, "-d", "classes", "-cp", jar_path, "--release", "17", "-nowarn",
+                     "-proc:none", *sources], work):  # fmt: skip
+            return None, None
+        _jar(work / "classes", jar)
+        test = work / "src" / "test" / "java" / f"{WARM_UP_CLASS}.java"
+        test.parent.mkdir(parents=True)
+        test.write_text(WARM_UP, encoding="utf-8")
+        arguments, requests = run
+        classpath = os.pathsep.join([jar_path, str(jar)])
+        listed = [
+            java,
+            f"-XX:DumpLoadedClassList={work / 'warm.lst'}",
+            "-cp",
+            classpath,
+            *arguments,
+        ]
+        if _run(listed, work, requests):
+            _dump(java, work / "warm.lst", jsa, classpath)
+    return jar, jsa if jsa.is_file() else None
+
+
+def server(
+    javac: str, java: str, jars: Sequence[Path], roots: Sequence[Path], run: tuple[list[str], str]
+) -> Server | None:
+    """The warm server for this JDK, jar list and our sources (every .java file under
+    `roots`), made on first use (as `archives`); None where it cannot be compiled. `run`:
+    its arguments after the class path (the main class first), and requests that run the
+    warm-up test (src/test/java/LlmbenchWarmUpTest.java) in its working folder."""
+    jar, jsa = _once(
+        ("server", javac, java, *(str(j) for j in jars), *(str(r) for r in roots)),
+        lambda folder: _make_server(javac, java, jars, roots, run, folder),
+    )
+    if jar is None:
+        return None
+    return Server(jar, (f"-XX:SharedArchiveFile={jsa}",) if jsa else (), cache_folder())

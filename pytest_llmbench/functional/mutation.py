@@ -60,6 +60,7 @@ from .coverage import COVERAGE, Coverage
 from .jest import run as run_jest
 from .jest import warm as warm_jest
 from .junit import suite as run_junit_suite
+from .junit_warm import warm as warm_junit
 from .mutator import equivalent
 from .outcome import Run, SuiteRun, add_phases
 from .pytest_runner import suite as run_pytest_suite
@@ -82,7 +83,12 @@ SUITES: dict[str, SuiteRunner] = {
     "pytest": run_pytest_suite,
 }
 # The runners that serve an answer's runs from one process (warm.py).
-WARM: dict[str, Warm] = {"jest": warm_jest, "pytest": warm_pytest, "vitest": warm_vitest}
+WARM: dict[str, Warm] = {
+    "jest": warm_jest,
+    "junit": warm_junit,
+    "pytest": warm_pytest,
+    "vitest": warm_vitest,
+}
 # The runners whose clean run writes which lines each test file ran (coverage.py).
 COVERS = {"jest"}
 EQUIVALENT = (

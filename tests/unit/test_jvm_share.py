@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,41 @@ def test_a_run_uses_the_archives_and_its_code_cannot_change_them(
     javac, java = seen
     assert f"-J{made.javac[0]}" in javac and made.java[0] in java
     assert Path(archive).read_bytes() == before
+
+
+# --- the JUnit runner's warm server (junit_warm.py), made like the archives --------------
+
+
+def test_the_warm_server_is_made_once_from_our_sources_and_maps_its_archive(
+    tools: junit.Toolchain, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_llmbench.functional import junit_warm
+
+    monkeypatch.setenv(jvm_share.CACHE_ENV, str(tmp_path / "jvm"))
+    monkeypatch.setattr(jvm_share, "_made", {})
+    roots = (junit.SUPPORT, junit_warm.SERVER)
+    made = jvm_share.server(tools.javac, tools.java, tools.jars, roots, junit_warm._warm_up())
+    assert made is not None and made.folder == tmp_path / "jvm" and len(made.java) == 1
+    assert made.jar.parent == made.folder
+    with zipfile.ZipFile(made.jar) as jar:
+        names = set(jar.namelist())
+    assert {"llmbench/junit/WarmServer.class", "llmbench/junit/PlannedTests.class"} <= names
+    assert "org/mockito/junit/jupiter/MockitoExtension.class" in names
+    # -Xshare:on refuses to start when the archive does not map on the server's classpath
+    classpath = os.pathsep.join([*map(str, tools.jars), str(made.jar)])
+    java = [tools.java, "-Xshare:on", *junit.JVM_FLAGS, *made.java, "-cp", classpath]
+    subprocess.run([*java, "-version"], capture_output=True, check=True)
+    # a later process finds it; changed sources make another
+    stamp = made.jar.stat().st_mtime_ns
+    monkeypatch.setattr(jvm_share, "_made", {})
+    assert (
+        jvm_share.server(tools.javac, tools.java, tools.jars, roots, junit_warm._warm_up()) == made
+    )
+    assert made.jar.stat().st_mtime_ns == stamp
+    (tmp_path / "more").mkdir()
+    (tmp_path / "more" / "Extra.java").write_text("class Extra {}\n", encoding="utf-8")
+    monkeypatch.setattr(jvm_share, "_made", {})
+    other = jvm_share.server(
+        tools.javac, tools.java, tools.jars, (*roots, tmp_path / "more"), junit_warm._warm_up()
+    )
+    assert other is not None and other.jar != made.jar

@@ -23,12 +23,22 @@ import org.junit.platform.reporting.legacy.LegacyReportingUtils;
  * is written {@code classname TAB name TAB +}: it stands for its tests, which are
  * written as they are registered (named {@code name[1]}, ...). The runner lists each
  * planned test that has no outcome in the reports as not run (functional/junit.py). Tabs
- * and line breaks in a name are written as spaces.
+ * and line breaks in a name are written as spaces. The warm server (WarmRun) registers
+ * it itself, with the run's file.
  */
 public class PlannedTests implements TestExecutionListener {
 
     private static final String FILE = "llmbench.planned";
+    private final Path file; // null: the file the system property names
     private TestPlan plan;
+
+    public PlannedTests() {
+        this(null);
+    }
+
+    PlannedTests(Path file) {
+        this.file = file;
+    }
 
     @Override
     public void testPlanExecutionStarted(TestPlan testPlan) {
@@ -62,12 +72,12 @@ public class PlannedTests implements TestExecutionListener {
         return text.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
     }
 
-    private static void write(String text, StandardOpenOption mode) {
+    private void write(String text, StandardOpenOption mode) {
         String where = System.getProperty(FILE);
-        if (where == null || where.isEmpty()) {
+        if (file == null && (where == null || where.isEmpty())) {
             return;
         }
-        Path path = Paths.get(where);
+        Path path = file != null ? file : Paths.get(where);
         try (Writer out = Files.newBufferedWriter(
                 path, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.WRITE, mode)) {
             out.write(text);
