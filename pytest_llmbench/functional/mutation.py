@@ -68,6 +68,7 @@ from .pytest_runner import warm as warm_pytest
 from .suite_files import answer_files_used, runs_as_test
 from .tripwire import arm_suite
 from .vitest import run as run_vitest
+from .vitest import warm as warm_vitest
 from .warm import Server, Warm
 from .workspace import OUT, fresh_copy, materialise
 
@@ -82,7 +83,12 @@ SUITES: dict[str, SuiteRunner] = {
     "pytest": run_pytest_suite,
 }
 # The runners that serve an answer's runs from one process (warm.py).
-WARM: dict[str, Warm] = {"jest": warm_jest, "junit": warm_junit, "pytest": warm_pytest}
+WARM: dict[str, Warm] = {
+    "jest": warm_jest,
+    "junit": warm_junit,
+    "pytest": warm_pytest,
+    "vitest": warm_vitest,
+}
 # The runners whose clean run writes which lines each test file ran (coverage.py).
 COVERS = {"jest"}
 EQUIVALENT = (
@@ -128,7 +134,9 @@ class Lab:
     def build(
         cls, root: Path, functional: Functional, dataset: Dataset, used: list[tuple[str, str]]
     ) -> Lab:
-        tests = sorted(p for p, _ in used if runs_as_test(p))
+        # the smaller test files first where no coverage orders them (Lab.reached): a
+        # mutant's run stops at its first failure, which small unit tests reach sooner
+        tests = [p for p, _ in sorted(used, key=lambda u: (len(u[1]), u[0])) if runs_as_test(p)]
         (root / "base").mkdir()
         materialise(root / "base", functional, dataset, used)
         suite = SUITES[functional.runner]

@@ -10,6 +10,11 @@ resolves `vitest`, `@testing-library/react` and `react` from a test file as in a
 Our config and setup sit in OWN, read-only to the run; Vitest writes its cache, temporary
 files and report under OUT.
 
+Mutation mode serves an answer's runs from one process (`warm`, functional/warm.py):
+vitest_server.mjs, copied into OWN, starts Vitest's Node API once with the same config
+(config.mjs, which the run's own config file imports too) and runs each request afresh: a
+new test process per run, a new module graph per test file, every transform made again.
+
 A scenario tunes the run with `vitest.json` in its hidden tests folder (optional):
 
     {"setupFiles": ["src/setupTests.ts"],   # the answer's setup files, used when it gives them
@@ -28,6 +33,8 @@ from pydantic import BaseModel, ConfigDict
 
 from ..toolchain.node_packages import modules_dir
 from .jsreport import JsRunner, read_options
+from .outcome import SuiteRun
+from .warm import WarmSpec
 from .workspace import HIDDEN, OUT
 
 NEEDED = (
@@ -60,33 +67,47 @@ import { afterEach } from 'vitest';
 afterEach(() => cleanup());
 """
 
-CONFIG = """\
+# Our config, made by a function both the run of its own (its config file in OUT) and the
+# warm server (vitest_server.mjs) call, so both run the tests alike.
+SHARED = """\
 import { transformWithEsbuild } from 'vite';
 import { BaseSequencer } from 'vitest/node';
-const root = %(root)s;
-const first = %(first)s;
-// The run's canary file first (tripwire.py): it has run whenever `bail` stops the run.
+// The run's canary file first (tripwire.py): it has run whenever `bail` stops the run. Then
+// the others in the run's order (LLMBENCH_ORDER: mutation.py's, the likeliest to fail
+// first), before any it does not name. The run names both in its environment (a served
+// run: our server, before each run).
 class CanariesFirst extends BaseSequencer {
   async sort(files) {
+    const first = process.env.LLMBENCH_FIRST || null;
+    let order = [];
+    try { order = JSON.parse(process.env.LLMBENCH_ORDER || '[]'); } catch {}
+    const at = (f) => (f.moduleId === first ? -1 : order.includes(f.moduleId) ? order.indexOf(f.moduleId) : order.length);
     const sorted = await super.sort(files);
-    return [...sorted.filter((f) => f.moduleId === first), ...sorted.filter((f) => f.moduleId !== first)];
+    return sorted.map((f, i) => [at(f), i, f]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((e) => e[2]);
   }
 }
-export default {
-  root,
-  cacheDir: root + '/%(out)s/cache',
-  esbuild: { jsx: 'automatic' },
-  plugins: [{
-    name: 'llmbench-jsx-in-js',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!/\\.js$/.test(id) || id.includes('/node_modules/')) return null;
-      return transformWithEsbuild(code, id, { loader: 'jsx', jsx: 'automatic' });
-    },
-  }],
-  test: { ...%(test)s, sequence: { sequencer: CanariesFirst } },
-};
+export function llmbenchConfig(root, out, test) {
+  return {
+    root,
+    cacheDir: root + '/' + out + '/cache',
+    esbuild: { jsx: 'automatic' },
+    plugins: [{
+      name: 'llmbench-jsx-in-js',
+      enforce: 'pre',
+      transform(code, id) {
+        if (!/\\.js$/.test(id) || id.includes('/node_modules/')) return null;
+        return transformWithEsbuild(code, id, { loader: 'jsx', jsx: 'automatic' });
+      },
+    }],
+    test: { ...test, sequence: { sequencer: CanariesFirst } },
+  };
+}
 """
+CONFIG = """\
+import { llmbenchConfig } from '../%(own)s/config.mjs';
+export default llmbenchConfig(%(root)s, %(out)s, %(test)s);
+"""
+SERVER = Path(__file__).with_name("vitest_server.mjs")
 
 
 def options(workspace: Path) -> VitestOptions:
@@ -98,39 +119,43 @@ def _glob(path: str) -> str:
     return _GLOB.sub(r"\\\1", path)
 
 
-def write_config(
-    workspace: Path, tests: list[str], opts: VitestOptions, canaries: str | None = None
-) -> Path:
-    """Our setup file in OWN, our config in OUT; returns the config's path. `canaries`: see
-    run."""
+def _own(workspace: Path, opts: VitestOptions) -> dict[str, object]:
+    """Our setup file and shared config written into OWN (made afresh); the test options
+    both a run of its own and the server use (the files to run and `bail` aside)."""
     own = workspace / OWN
     shutil.rmtree(own, ignore_errors=True)
     own.mkdir()
     (own / "setup.mjs").write_text(SETUP, encoding="utf-8")
+    (own / "config.mjs").write_text(SHARED, encoding="utf-8")
     setups = [f"{OWN}/setup.mjs"] + [s for s in opts.setupFiles if (workspace / s).is_file()]
-    test = {
-        "include": [_glob(t) for t in tests],
+    return {
         "exclude": ["**/node_modules/**"],
         "environment": opts.environment,
         "globals": True,
         "setupFiles": setups,
         "pool": "forks",
         "poolOptions": {"forks": {"singleFork": True}},
-        "bail": 2 if canaries else 0,  # the canaries' must-fail test, then the first other
         "reporters": ["json"],
         "outputFile": {"json": f"{OUT}/{REPORT}"},
         "watch": False,
         "passWithNoTests": False,
     }
+
+
+def write_config(
+    workspace: Path, tests: list[str], opts: VitestOptions, canaries: str | None = None
+) -> Path:
+    """Our files in OWN, our config in OUT; returns the config's path. `canaries`: see
+    run."""
+    test = _own(workspace, opts)
+    test["include"] = [_glob(t) for t in tests]
+    test["bail"] = 2 if canaries else 0  # the canaries' must-fail test, then the first other
     # Vite bundles the config into a file beside it: the config goes where the run may write
-    # (it is read once, before any test file loads); the setup file stays read-only.
+    # (it is read once, before any test file loads); OWN stays read-only.
     config = workspace / OUT / "vitest.config.mjs"
     root = json.dumps(str(workspace.resolve()))
-    first = json.dumps(str(workspace.resolve() / canaries) if canaries else None)
-    test_config = json.dumps(test, indent=2)
-    config.write_text(
-        CONFIG % {"root": root, "first": first, "out": OUT, "test": test_config}, encoding="utf-8"
-    )
+    text = CONFIG % {"own": OWN, "root": root, "out": json.dumps(OUT), "test": json.dumps(test)}
+    config.write_text(text, encoding="utf-8")
     return config
 
 
@@ -154,3 +179,19 @@ VITEST = JsRunner(
 )
 missing = VITEST.missing
 run = VITEST.run
+
+
+def _server(workspace: Path, modules: Path) -> list[str]:
+    """Our files and the server's options (root, OUT, the test options) written into OWN
+    (ValueError for bad options); the server's command."""
+    test = _own(workspace, options(workspace))
+    own = workspace / OWN
+    served = {"root": str(workspace.resolve()), "out": OUT, "test": test}
+    (own / "options.json").write_text(json.dumps(served), encoding="utf-8")
+    shutil.copyfile(SERVER, own / "server.mjs")
+    return ["node", str(own / "server.mjs")]
+
+
+def warm(workspace: Path, suite: SuiteRun) -> WarmSpec | None:
+    """Vitest's warm side (warm.py): vitest_server.mjs serves the runs."""
+    return VITEST.served(workspace, suite, _server)

@@ -1,0 +1,88 @@
+// One answer's Vitest runs served by one process (functional/warm.py, vitest.py's `warm`):
+// Vitest's Node API started once with our config (config.mjs beside this file, as the run
+// of its own has it), then one run per request line on stdin:
+//   {"nonce": "<hex>", "tests": [...], "first": "<canary file>" | null, "bail": true | false}
+// written to the same JSON report as the run of its own, and ended by the line
+// `@@llmbench-done <nonce> <code>` (code: the exit status `vitest run` would have had).
+//
+// What a run of its own starts afresh, each run starts afresh here: Vitest's state (the
+// tests' results, which `bail` counts), its results cache (which orders the files), every
+// transform of the module graph (the workspace is laid anew between runs: a mutant's file
+// is read again), and the test process: the forks pool with one fork recycles its child at
+// every run, and each test file gets a module graph of its own (`isolate`). So the
+// answer's code never runs in this process, and no realm of one run is seen by the next.
+// The pool starts the next run's child as a run ends; while it waits, the child imports
+// what it imports first thing in its run anyway, before any answer code: Vitest's forks
+// worker and the test environment (nothing that looks at the environment's globals as it
+// loads, as React DOM and Testing Library do). They are named by their own paths: the
+// workspace, its node_modules link too, is laid anew meanwhile.
+// The vm pools (one child kept across runs, a vm context per file) start faster, but their
+// child crashed (SIGSEGV, Node 20) every few runs and took a test file with it.
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createVitest, getFilePoolName } from 'vitest/node';
+import { llmbenchConfig } from './config.mjs';
+
+const { root, out, test } = JSON.parse(readFileSync(new URL('./options.json', import.meta.url), 'utf8'));
+const preload = ['vitest/dist/workers/forks.js', 'vitest/environments'];
+if (test.environment === 'jsdom') preload.push('jsdom');
+test.poolOptions.forks.execArgv = preload.flatMap((name) => ['--import', import.meta.resolve(name)]);
+const write = process.stdout.write.bind(process.stdout);
+// as `vitest run` sets them before it loads the config
+process.env.TEST = 'true';
+process.env.VITEST = 'true';
+process.env.NODE_ENV ??= 'test';
+const ctx = await createVitest(
+  'test',
+  { config: false, root, watch: false, run: true },
+  llmbenchConfig(root, out, test),
+);
+let runs = 0;
+
+function afresh() {
+  runs += 1;
+  ctx.state = new ctx.state.constructor();
+  ctx.cache = new ctx.cache.constructor(ctx.version);
+  ctx._cachedSpecs.clear();
+  for (const project of new Set([ctx, ...ctx.projects])) {
+    project.server.moduleGraph.invalidateAll();
+    project.vitenode.fetchCache.clear();
+    for (const cache of Object.values(project.vitenode.fetchCaches)) cache.clear();
+    // the pool's transformed files go under TMPDIR, which the workspace's refresh removed
+    if (project !== ctx) project.tmpDir = join(tmpdir(), `vitest-${runs}`);
+  }
+}
+
+async function run(request) {
+  afresh();
+  process.env.LLMBENCH_FIRST = request.first ? join(root, request.first) : '';
+  process.env.LLMBENCH_ORDER = JSON.stringify(request.tests.map((t) => join(root, t)));
+  ctx.configOverride.bail = request.bail ? 2 : 0; // the canaries' must-fail test, then one
+  const files = request.tests.map((t) => join(root, t));
+  const specs = ctx.projects.flatMap((p) => files.map((f) => p.createSpec(f, getFilePoolName(p, f))));
+  await ctx.report('onInit', ctx);
+  await ctx.cache.stats.populateStats(root, specs);
+  process.exitCode = 0;
+  await ctx.runFiles(specs, true);
+  return process.exitCode ? 1 : 0;
+}
+
+for await (const line of createInterface({ input: process.stdin })) {
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch {
+    continue;
+  }
+  let code = 1;
+  try {
+    code = await run(request);
+  } catch (error) {
+    console.error(String((error && error.stack) || error));
+  }
+  write(`@@llmbench-done ${request.nonce} ${code}\n`);
+}
+await ctx.close();
+process.exit(0);

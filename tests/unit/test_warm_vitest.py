@@ -1,0 +1,160 @@
+"""Vitest's warm server (functional/vitest_server.mjs) in real sandboxed runs: served runs give
+the outcomes runs of their own give, on the code as given and on a mutant (whose change the
+server sees); each run starts from a fresh realm (a global one run sets is not there in the
+next); a test that ends the server ends its run, and the next run starts a new server that
+works; the canaries still catch a report the tests forged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_llmbench.formats.dataset import Dataset, SourceFile
+from pytest_llmbench.formats.functional import Functional, HiddenFile
+from pytest_llmbench.formats.mutants import load_mutants
+from pytest_llmbench.functional.mutation import Lab, answer_files_used, killed
+from pytest_llmbench.functional.outcome import Run
+from pytest_llmbench.functional.vitest import NEEDED
+from pytest_llmbench.toolchain import sandbox
+from pytest_llmbench.toolchain.node_packages import modules_dir
+
+pytestmark = [
+    pytest.mark.skipif(modules_dir(NEEDED) is None, reason="npm packages missing"),
+    pytest.mark.skipif(
+        sandbox.missing() is not None or not sandbox.kernel_holds_limit(),
+        reason="a warm server needs bubblewrap and the kernel's process count",
+    ),
+    pytest.mark.timeout(300),
+]
+
+CALC = """\
+export function isEven(n) {
+  return n % 2 === 0;
+}
+"""
+MUTANTS = "- {id: odd, file: src/calc.js, find: 'n % 2 === 0', replace: 'n % 2 !== 0'}\n"
+SUITE = """\
+import { isEven } from './calc.js';
+
+describe('calc', () => {
+  it('knows an even number', () => expect(isEven(4)).toBe(true));
+  it('knows an odd number', () => expect(isEven(3)).toBe(false));
+});
+"""
+# Fails in any run that sees what an earlier run left in its realm or its process.
+LEAVES_A_MARK = """\
+it('finds no mark of an earlier run', () => {
+  const seen = [globalThis.__llmbenchMark, process.__llmbenchMark, process.env.LLMBENCH_MARK];
+  globalThis.__llmbenchMark = 1;
+  process.__llmbenchMark = 1;
+  process.env.LLMBENCH_MARK = '1';
+  expect(seen).toEqual([undefined, undefined, undefined]);
+});
+"""
+# On the mutant only, ends the server (the test process's parent); first it forges a report
+# that says every test passed, without the canaries.
+ENDS_THE_SERVER = """\
+import fs from 'node:fs';
+import { isEven } from './calc.js';
+
+it('knows an even number', () => {
+  if (!isEven(4)) {
+    const forged = { testResults: [{ name: 'src/calc.test.js', status: 'passed',
+      assertionResults: [{ fullName: 'knows an even number', status: 'passed' }] }] };
+    fs.writeFileSync('.llmbench-out/report.json', JSON.stringify(forged));
+    process.kill(process.ppid, 'SIGKILL');
+  }
+  expect(isEven(4)).toBe(true);
+});
+"""
+
+
+def _lab(
+    tmp_path: Path, suite: str, *, served: bool = True, more: list[tuple[str, str]] | None = None
+) -> Lab:
+    options = HiddenFile("vitest.json", '{"environment": "node"}')
+    functional = Functional(
+        "vitest", "mutation", "dataset", 60.0, (options,), MUTANTS, "scratch/mutants.yaml"
+    )
+    files = (SourceFile("src/calc.js", CALC), SourceFile("package.json", "{}"))
+    dataset = Dataset("Scratch", "javascript", tmp_path, "JS", "scratch", files)
+    given = [("src/calc.test.js", suite), *(more or [])]
+    used, _ = answer_files_used(given, {"src/calc.js", "package.json"})
+    root = tmp_path / ("served" if served else "own")
+    root.mkdir()
+    lab = Lab.build(root, functional, dataset, used)
+    if not served:
+        lab.warm = None
+    return lab
+
+
+def _outcomes(run: Run) -> list[tuple[str, str]]:
+    return [(t.name, t.status) for t in run.tests]
+
+
+def _mutant_run(lab: Lab) -> Run:
+    (mutant,) = load_mutants(MUTANTS, "m.yaml", {"src/calc.js": CALC})
+    return lab.mutant(mutant)
+
+
+def test_served_runs_give_the_outcomes_of_runs_of_their_own(tmp_path: Path) -> None:
+    served, own = _lab(tmp_path, SUITE), _lab(tmp_path, SUITE, served=False)
+    try:
+        runs = [(lab.clean(), _mutant_run(lab), lab.clean()) for lab in (served, own)]
+        assert served.server is not None and served.server.starts == 1 and served.served
+        assert own.server is None
+    finally:
+        served.close()
+    (clean, mutant, again), (own_clean, own_mutant, _) = runs
+    assert clean.all_passed and _outcomes(clean) == _outcomes(own_clean) == _outcomes(again)
+    assert killed(mutant) and _outcomes(mutant) == _outcomes(own_mutant)
+    assert _outcomes(mutant)[0] == ("src/calc.test.js > calc knows an even number", "failed")
+    assert served.evidence == own.evidence == []
+
+
+def test_each_run_starts_from_a_fresh_realm(tmp_path: Path) -> None:
+    lab = _lab(tmp_path, LEAVES_A_MARK)
+    try:
+        runs = [lab.clean(), _mutant_run(lab), lab.clean()]
+        assert lab.server is not None and lab.server.starts == 1
+    finally:
+        lab.close()
+    assert [r.all_passed for r in runs] == [True, True, True], [_outcomes(r) for r in runs]
+    assert lab.evidence == []
+
+
+def test_a_run_that_ends_the_server_is_caught_and_the_next_run_gets_a_new_one(
+    tmp_path: Path,
+) -> None:
+    lab = _lab(tmp_path, ENDS_THE_SERVER)
+    try:
+        assert lab.clean().all_passed
+        ended = _mutant_run(lab)
+        assert lab.evidence and all("canary" in line for line in lab.evidence), lab.evidence
+        lab.evidence.clear()
+        again = lab.clean()
+        assert lab.server is not None and lab.server.starts == 2
+    finally:
+        lab.close()
+    assert ended.returncode != 0 and ended.stopped is None
+    assert again.all_passed and lab.evidence == []
+
+
+def test_a_mutant_run_starts_with_the_smaller_test_files(tmp_path: Path) -> None:
+    """No coverage orders the files here: the smaller first, so the small unit test stops
+    the mutant's run and the large suite (first by name) is not run at all."""
+    large = SUITE.replace("describe('calc'", "describe('a large suite'") + "\n" * 4000
+    small = (
+        "import { isEven } from './calc.js';\nit('is even', () => expect(isEven(2)).toBe(true));\n"
+    )
+    lab = _lab(tmp_path, large, more=[("src/small.test.js", small)])
+    try:
+        assert lab.tests == ["src/small.test.js", "src/calc.test.js"]
+        assert lab.clean().all_passed
+        run = _mutant_run(lab)
+    finally:
+        lab.close()
+    statuses = {t.name: t.status for t in run.tests}
+    assert statuses["src/small.test.js > is even"] == "failed"
+    assert {statuses[n] for n in statuses if n.startswith("src/calc.test.js")} == {"skipped"}
