@@ -117,7 +117,7 @@ def by_runner(results: list[FunctionalResult]) -> list[str]:
             with_mutants = sum(r.seconds for r in group if r.mutants)
             line += f"; {with_mutants / mutants:.2f} s per mutant ({mutants} mutants"
             unreached = sum(not m.ran for r in group for m in r.mutants)
-            line += f", {unreached} reached by no test: no run)" if unreached else ")"
+            line += f", {unreached} in files no test ran: no run)" if unreached else ")"
         lines.append(line)
     mutation = [r for r in results if r.mode == "mutation" and r.mutants]
     if mutation:

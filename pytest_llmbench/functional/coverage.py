@@ -1,13 +1,15 @@
-"""Which test files can see a mutant (mutation mode): the lines each test file's run
-executed in the clean run, as the runner's coverage gives them (Jest's, per test file),
-written by our reporter to OUT/COVERAGE, one JSON line per test file:
+"""Which test files can see a mutant (mutation mode): the dataset's files whose code each
+test file's clean run executed, as the runner's coverage gives it (Jest's V8 coverage,
+per test file: a file whose script ran at all), written by our reporter to OUT/COVERAGE,
+one JSON line per test file:
 
-    {"test": "src/a.test.js", "files": {"src/a.js": {"ran": [[3, 5], ...], "all": [[1, 1], ...]}}}
+    {"test": "src/a.test.js", "files": ["src/a.js", "src/b.js"]}
 
-`ran`: the line spans of the statements that file's tests executed; `all`: every
-statement's span. A mutant's run then runs only the test files whose run executed a
-statement on its lines (or, where no statement lies on them, any statement of its file); a
-mutant no test file reached survives without a run.
+A mutant's run then runs only the test files whose run executed code of the mutated
+file; a mutant in a file no test file ran survives without a run. The choice is by file,
+not by line: V8's block counts mapped back to lines through Babel's source maps put lines
+at 0 that a test plainly runs (the body of a `case` a reducer's tests go through), and a
+test file left out by a wrong line lets a mutant that the suite kills survive.
 
 The file is written where the answer's code runs and may be forged. A forged one can only
 leave test files out of a mutant's run, which kills fewer mutants, or make a test file's
@@ -26,68 +28,34 @@ from ..formats.mutants import Mutant
 from .outcome import read_lines
 
 COVERAGE = "coverage.jsonl"  # in OUT
-Span = tuple[int, int]
-
-
-def _spans(value: object) -> list[Span]:
-    spans: list[Span] = []
-    for item in value if isinstance(value, list) else []:
-        if (
-            isinstance(item, list)
-            and len(item) == 2
-            and all(isinstance(n, int) and not isinstance(n, bool) for n in item)
-        ):
-            spans.append((item[0], item[1]))
-    return spans
 
 
 @dataclass
 class Coverage:
-    """Per test file, per source file, the spans its run executed; per source file, all."""
+    """Per test file, the dataset's files its clean run executed code of."""
 
-    ran: dict[str, dict[str, list[Span]]] = field(default_factory=dict)
-    statements: dict[str, list[Span]] = field(default_factory=dict)
+    ran: dict[str, set[str]] = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path) -> Coverage | None:
         """The coverage a clean run wrote, or None where there is none (then every test
         file runs for every mutant); lines that are not one are skipped."""
-        lines = read_lines(path)
-        if not lines:
-            return None
         found = cls()
-        for line in lines:
+        for line in read_lines(path):
             try:
                 row = json.loads(line)
                 test, files = str(row["test"]), row["files"]
-                assert isinstance(files, dict)
-            except (ValueError, KeyError, TypeError, AssertionError):
+            except (ValueError, KeyError, TypeError):
                 continue
-            for name, spans in files.items():
-                if not isinstance(spans, dict):
-                    continue
-                ran = found.ran.setdefault(test, {}).setdefault(str(name), [])
-                ran.extend(_spans(spans.get("ran")))
-                known = found.statements.setdefault(str(name), [])
-                known.extend(s for s in _spans(spans.get("all")) if s not in known)
+            if isinstance(files, list):
+                found.ran.setdefault(test, set()).update(f for f in files if isinstance(f, str))
         return found if found.ran else None
 
-    def tests_for(self, mutant: Mutant, text: str) -> list[str]:
-        """The test files that can see `mutant` of the file whose text is `text`, the most
-        focused first (those whose run reached the fewest source files): a mutant's run
-        stops at its first failure, which a test of the mutated unit is likeliest to give."""
-        first = text.count("\n", 0, mutant.start) + 1
-        lines = (first, first + mutant.find.count("\n"))
-        on_lines = any(_meets(s, lines) for s in self.statements.get(mutant.file, []))
+    def tests_for(self, mutant: Mutant) -> list[str]:
+        """The test files whose run executed code of `mutant`'s file, the most focused
+        first (those whose run reached the fewest files): a mutant's run stops at its
+        first failure, which a test of the mutated unit is likeliest to give."""
         return sorted(
-            (
-                test
-                for test, files in self.ran.items()
-                if any(_meets(s, lines) or not on_lines for s in files.get(mutant.file, []))
-            ),
-            key=lambda test: (sum(bool(spans) for spans in self.ran[test].values()), test),
+            (test for test, files in self.ran.items() if mutant.file in files),
+            key=lambda test: (len(self.ran[test]), test),
         )
-
-
-def _meets(span: Span, lines: Span) -> bool:
-    return span[0] <= lines[1] and span[1] >= lines[0]

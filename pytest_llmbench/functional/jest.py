@@ -62,51 +62,24 @@ class JestOptions(BaseModel):
 SETUP = "require('@testing-library/jest-dom');\n"
 # One JSON line per test file as it finishes, in the shape of Jest's --json entries (what
 # a run that ends early has finished is kept); with coverage (the clean run of mutation
-# mode), one line per test file in LLMBENCH_COVERAGE of the lines its run executed
-# (coverage.py), from V8's own counts mapped back to the sources (no instrumented code:
-# the clean run runs the code as given).
+# mode), one line per test file in LLMBENCH_COVERAGE naming the dataset's files whose code
+# its run executed (coverage.py), from V8's own counts (the clean run runs the code as
+# given, not instrumented).
 REPORTER = """\
 const fs = require('fs');
 const path = require('path');
-const toIstanbul = require(%(modules)s + '/v8-to-istanbul');
-const lines = async ({ codeTransformResult: made, result }) => {
-  const map = made && made.sourceMapPath && fs.existsSync(made.sourceMapPath)
-    ? JSON.parse(fs.readFileSync(made.sourceMapPath, 'utf8')) : null;
-  const sources = made && map
-    ? { originalSource: made.originalCode, source: made.code, sourceMap: { sourcemap: { ...map, file: result.url } } }
-    : { source: fs.readFileSync(result.url, 'utf8') };
-  const converter = toIstanbul(result.url, (made && made.wrapperLength) || 0, sources);
-  await converter.load();
-  converter.applyCoverage(result.functions);
-  return Object.values(converter.toIstanbul());
-};
-const spans = async (v8) => {
-  const files = {};
-  for (const entry of v8 || []) {
-    if (!entry || !entry.result || String(entry.result.url).includes('/node_modules/')) continue;
-    for (const data of await lines(entry)) {
-      const ran = [], all = [];
-      for (const [id, at] of Object.entries(data.statementMap)) {
-        all.push([at.start.line, at.end.line]);
-        if (data.s[id] > 0) ran.push([at.start.line, at.end.line]);
-      }
-      files[path.relative(process.cwd(), data.path)] = { ran, all };
-    }
-  }
-  return files;
-};
+const ran = (v8) => [...new Set((v8 || [])
+  .map((entry) => entry && entry.result)
+  .filter((script) => script && !String(script.url).includes('/node_modules/'))
+  .filter((script) => (script.functions || []).some((f) => (f.ranges || []).some((r) => r.count > 0)))
+  .map((script) => path.relative(process.cwd(), String(script.url).replace(/^file:\\/\\//, ''))))];
 module.exports = class {
   constructor(globalConfig, options) { this.out = options.out; }
-  async onTestResult(test, result) {
+  onTestResult(test, result) {
     const covered = process.env.LLMBENCH_COVERAGE;
     if (covered && result.v8Coverage) {
       const file = path.relative(process.cwd(), result.testFilePath);
-      try {
-        const files = await spans(result.v8Coverage);
-        fs.appendFileSync(covered, JSON.stringify({ test: file, files }) + '\\n');
-      } catch (error) {
-        console.error('coverage of ' + file + ': ' + error);
-      }
+      fs.appendFileSync(covered, JSON.stringify({ test: file, files: ran(result.v8Coverage) }) + '\\n');
     }
     const failed = result.testExecError || result.numFailingTests > 0;
     fs.appendFileSync(this.out, JSON.stringify({
@@ -249,8 +222,7 @@ def write_config(
     own.mkdir()
     (own / "setup.js").write_text(SETUP, encoding="utf-8")
     (own / "stub.js").write_text("module.exports = {};\n", encoding="utf-8")
-    reporter = REPORTER % {"modules": json.dumps(str(modules))}
-    (own / "reporter.js").write_text(reporter, encoding="utf-8")
+    (own / "reporter.js").write_text(REPORTER, encoding="utf-8")
     sequencer = SEQUENCER % {"modules": json.dumps(str(modules))}
     (own / "sequencer.js").write_text(sequencer, encoding="utf-8")
     setups = [f"<rootDir>/{OWN}/setup.js"] + [

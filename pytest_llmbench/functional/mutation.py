@@ -209,12 +209,12 @@ class Lab:
         return run
 
     def reached(self, mutant: Mutant) -> list[str] | None:
-        """The answer's test files that can see `mutant` by the clean run's coverage ([]:
-        none, it survives without a run), or None: every one (no coverage)."""
+        """The answer's test files that ran code of `mutant`'s file in the clean run
+        (coverage.py; []: none, it survives without a run), or None: every one (no
+        coverage)."""
         if self.coverage is None:
             return None
-        found = self.coverage.tests_for(mutant, _text(self.root / "base" / mutant.file))
-        return [t for t in found if t in self.tests]
+        return [t for t in self.coverage.tests_for(mutant) if t in self.tests]
 
     def mutant(self, mutant: Mutant) -> Run | None:
         """The run on `mutant` of the test files that can see it; None: none can."""

@@ -37,7 +37,7 @@ class MutantOutcome(BaseModel):
     killed: bool = Field(description="at least one of the answer's tests failed on the mutant")
     ran: bool = Field(
         default=True,
-        description="False: no test file reached the mutant's lines in the clean run, so it "
+        description="False: no test file ran code of the mutant's file in the clean run, so it "
         "survived without a run",
     )
 

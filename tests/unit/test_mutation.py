@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -444,6 +445,7 @@ def test_jest_serves_an_answers_runs_from_one_process_and_a_mutant_run_stops_ear
         assert clean.all_passed and len(clean.tests) == 3
         even, _ = load_mutants(MUTANTS, "m.yaml", {"src/calc.js": CALC})
         run = lab.mutant(even)
+        assert run is not None
         assert [t.status for t in run.tests] == ["failed", "skipped", "skipped"]
         assert lab.evidence == [] and killed(run)
         assert lab.server is not None and lab.server.starts == 1 and lab.served
@@ -452,14 +454,18 @@ def test_jest_serves_an_answers_runs_from_one_process_and_a_mutant_run_stops_ear
 
 
 @pytest.mark.skipif(jest_modules() is None, reason="runners/jest-react16")
-def test_jest_runs_a_mutant_only_where_the_clean_run_reached_its_lines(tmp_path: Path) -> None:
-    """The clean run's coverage (coverage.py): `value > high` is never reached (the one
-    clamp test returns before it), so that mutant survives without a run; the other runs
-    with the test file that reached its line."""
+def test_jest_runs_a_mutant_only_with_the_test_files_that_ran_its_file(tmp_path: Path) -> None:
+    """The clean run's coverage (coverage.py): no test file runs `src/other.js`, so its
+    mutant survives without a run; calc.js's mutants run with the test file that ran it."""
     functional, dataset = _case(tmp_path, "jest")
+    other = "export const other = () => 1;\n"
+    mutants = MUTANTS + "- {id: other-two, file: src/other.js, find: '=> 1', replace: '=> 2'}\n"
+    functional = replace(functional, mutants_text=mutants)
+    dataset = replace(dataset, files=(*dataset.files, SourceFile("src/other.js", other)))
     result = run_mutation(functional, dataset, [("src/calc.test.js", SUITE)])
     assert result.error is None and not result.tampered
     assert {m.id: (m.killed, m.ran) for m in result.mutants} == {
         "even-flipped": (True, True),
-        "high-boundary": (False, False),
+        "high-boundary": (False, True),
+        "other-two": (False, False),
     }
