@@ -132,6 +132,17 @@ module.exports = class StopAtFirstFailure extends Base {
 """
 CONFIG = """\
 const modules = %(modules)s;
+// Coverage (the clean run of mutation mode): which files a test file's run executed is
+// all coverage.py reads, so V8 counts functions only, without the debugger and the block
+// counts that slow every script down, and Jest's own coverage reporter, which would map
+// and merge it all at the run's end, has nothing to write.
+const { CoverageInstrumenter } = require(modules + '/collect-v8-coverage');
+CoverageInstrumenter.prototype.startInstrumenting = async function () {
+  this.session.connect();
+  await this.postSession('Profiler.enable');
+  await this.postSession('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
+};
+require(modules + '/@jest/reporters').CoverageReporter.prototype.onRunComplete = async () => {};
 module.exports = {
   rootDir: %(root)s,
   testEnvironment: %(environment)s,
