@@ -15,6 +15,7 @@ from pytest_llmbench.functional.mutation import Lab, killed
 from pytest_llmbench.functional.suite_files import answer_files_used
 from pytest_llmbench.toolchain import sandbox
 from tests.attack_corpus import answers, dataset_of, functional_of
+from tests.unit.test_sandbox import _left_running
 
 pytestmark = pytest.mark.skipif(
     sandbox.missing() is not None or not sandbox.kernel_holds_limit(),
@@ -40,17 +41,6 @@ def test_the_interpreter_is_fresh_and_leaves_a_process():
     )
     assert seen == 1 and add(2, 3) == 5
 """
-
-
-def _left_running(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 def test_served_pytest_runs_start_fresh_and_leave_nothing_running(tmp_path: Path) -> None:
