@@ -1,8 +1,7 @@
 """What the runs of one answer's suite share (mutation mode: the clean run, the equivalent
 mutant, every mutant): a folder outside the workspace that a runner fills after the first
-run (Jest: and adds to after every run) and copies from in later ones, instead of building
-the same thing again (Jest's transform cache, JUnit's classes compiled before any test
-ran).
+run and copies from in later ones, instead of building the same thing again (Jest's
+transform cache, JUnit's classes compiled before any test ran).
 
 A folder a run wrote may hold anything its code put there: only folders and regular files
 are copied (no link, no FIFO or device), at most MAX_FILES files and MAX_BYTES bytes, and
@@ -40,10 +39,9 @@ def _regular_files(source: Path) -> list[Path] | None:
     return found
 
 
-def copy_folder(source: Path, target: Path, *, new_only: bool = False) -> bool:
-    """`source`'s folders and regular files into `target` (made; existing files replaced,
-    or with `new_only` kept); False, and nothing copied, when `source` is missing, not a
-    real folder or too large."""
+def copy_folder(source: Path, target: Path) -> bool:
+    """`source`'s folders and regular files into `target` (made; existing files replaced);
+    False, and nothing copied, when `source` is missing, not a real folder or too large."""
     try:
         if not source.is_dir() or source.is_symlink():
             return False
@@ -53,8 +51,6 @@ def copy_folder(source: Path, target: Path, *, new_only: bool = False) -> bool:
         target.mkdir(parents=True, exist_ok=True)
         for file in files:
             destination = target / file.relative_to(source)
-            if new_only and destination.exists():
-                continue
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(file, destination, follow_symlinks=False)
     except OSError:

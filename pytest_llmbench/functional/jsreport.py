@@ -193,16 +193,15 @@ class JsRunner:
         return None
 
     def finished(self, workspace: Path, suite: SuiteRun, outcome: sandbox.Outcome) -> Run:
-        """The run from its report; what its cache gained kept for the later runs (the
-        clean run's transforms are instrumented for coverage, a mutant's run's not)."""
+        """The run from its report; the first run's cache kept for the later ones."""
         carried = self._carried(suite)
-        if carried is not None and self.cache:
-            copy_folder(workspace / self.cache, carried, new_only=carried.exists())
+        if carried is not None and self.cache and not carried.exists():
+            copy_folder(workspace / self.cache, carried)
         return finish(workspace / OUT / self.report, workspace, outcome)
 
     def env(self, workspace: Path, suite: SuiteRun) -> dict[str, str]:
         """The run's environment: LLMBENCH_FIRST names its canary file (run first),
-        LLMBENCH_ORDER the order of the others, LLMBENCH_COVERAGE where the lines each test
+        LLMBENCH_ORDER the order of the others, LLMBENCH_COVERAGE where the files each test
         file ran go (coverage.py)."""
         root = workspace.resolve()
         env = {"CI": "1", "NO_COLOR": "1", "TMPDIR": str(root / OUT / "tmp")}

@@ -89,7 +89,7 @@ WARM: dict[str, Warm] = {
     "pytest": warm_pytest,
     "vitest": warm_vitest,
 }
-# The runners whose clean run writes which lines each test file ran (coverage.py).
+# The runners whose clean run writes which files each test file ran (coverage.py).
 COVERS = {"jest"}
 EQUIVALENT = (
     "the tests did not pass on an equivalent mutant (the mutated files with new comments, "
@@ -128,7 +128,7 @@ class Lab:
     warm: Warm | None = None  # the runner's warm side, asked at the first run
     server: Server | None = None  # serving the runs once started (warm.py)
     covers: bool = False  # the runner writes the clean run's coverage (coverage.py)
-    coverage: Coverage | None = None  # which test files ran which lines, in the clean run
+    coverage: Coverage | None = None  # which files each test file ran, in the clean run
 
     @classmethod
     def build(

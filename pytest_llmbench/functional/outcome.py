@@ -49,7 +49,7 @@ class SuiteRun:
     # the folder the runs of one answer share, outside the workspace (carry.py): the first
     # run leaves there what later ones reuse; None: every run builds all
     carry: Path | None = None
-    # the clean run of mutation mode: the runner writes which lines each test file ran
+    # the clean run of mutation mode: the runner writes which files each test file ran
     # (coverage.py), where it can
     coverage: bool = False
 

@@ -70,9 +70,7 @@ def _arguments(workspace: Path, run: SuiteRun) -> list[str] | None:
         return None
     own = workspace / HIDDEN
     own.mkdir(exist_ok=True)
-    ini = own / "pytest.ini"
-    if not ini.is_file():
-        ini.write_text("[pytest]\n", encoding="utf-8")
+    (own / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     arguments = [
         "-q", "-c", f"{HIDDEN}/pytest.ini", "--rootdir", ".", "--import-mode=append",
         "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
@@ -92,7 +90,8 @@ def _finish(workspace: Path, outcome: sandbox.Outcome) -> Run:
     reports = workspace / OUT / _REPORTS
     # the driver's list of the tests it collected, one name a line
     done = Run.of(read_reports(reports), outcome).with_planned(read_lines(reports / "planned.txt"))
-    found = patched(f"{outcome.stderr}\n{outcome.stdout}" if outcome.stdout else outcome.stderr)
+    # a served run's output is one stream (stdout); a run of its own's findings are on stderr
+    found = patched(f"{outcome.stderr}\n{outcome.stdout}")
     return replace(done.stable(workspace), evidence=found)
 
 

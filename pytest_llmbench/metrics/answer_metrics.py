@@ -91,11 +91,11 @@ def _similarity_fields(
         return {"similarity_reason": "the scenario has no reference answer for this dataset"}
     ref, code_only = _reference_text(reference)
     compared = code_text(answer) if code_only else answer
+    do_nothing = _do_nothing(code_only, dataset)
     if baseline is None:  # not prepared: the dataset is read here
-        baseline = _baseline(ref, code_only, dataset)
+        baseline = similarity(ref, do_nothing)
     # the do-nothing answer itself (llmbench/echo's) scores the baseline it was given
-    same = compared == _do_nothing(code_only, dataset)
-    score = baseline if same else similarity(ref, compared)
+    score = baseline if compared == do_nothing else similarity(ref, compared)
     return {
         "similarity": round(score, 4),
         "similarity_baseline": round(baseline, 4),
