@@ -1,6 +1,6 @@
 """Which test files can see a mutant (mutation mode): the dataset's files whose code each
-test file's clean run executed, as the runner's coverage gives it (Jest's V8 coverage,
-per test file: a file whose script ran at all), written by our reporter to OUT/COVERAGE,
+test file's clean run executed, as the runner gives it (Jest: the modules its runtime
+ran for the test file, recorded by our runtime class, jest.py), written to OUT/COVERAGE,
 one JSON line per test file:
 
     {"test": "src/a.test.js", "files": ["src/a.js", "src/b.js"]}

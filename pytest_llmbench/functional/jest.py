@@ -46,6 +46,7 @@ NEEDED = (
     "@testing-library/jest-dom",
 )
 TREE = Path(__file__).resolve().parents[2] / "runners" / "jest-react16" / "node_modules"
+SHEET = Path(__file__).with_name("jsdom_sheet.js")
 OWN = ".llmbench-jest"
 OPTIONS = "jest.json"
 RESULTS = "results.jsonl"  # our reporter's, in OUT
@@ -61,26 +62,12 @@ class JestOptions(BaseModel):
 
 SETUP = "require('@testing-library/jest-dom');\n"
 # One JSON line per test file as it finishes, in the shape of Jest's --json entries (what
-# a run that ends early has finished is kept); with coverage (the clean run of mutation
-# mode), one line per test file in LLMBENCH_COVERAGE naming the dataset's files whose code
-# its run executed (coverage.py), from V8's own counts (the clean run runs the code as
-# given, not instrumented).
+# a run that ends early has finished is kept).
 REPORTER = """\
 const fs = require('fs');
-const path = require('path');
-const ran = (v8) => [...new Set((v8 || [])
-  .map((entry) => entry && entry.result)
-  .filter((script) => script && !String(script.url).includes('/node_modules/'))
-  .filter((script) => (script.functions || []).some((f) => (f.ranges || []).some((r) => r.count > 0)))
-  .map((script) => path.relative(process.cwd(), String(script.url).replace(/^file:\\/\\//, ''))))];
 module.exports = class {
   constructor(globalConfig, options) { this.out = options.out; }
   onTestResult(test, result) {
-    const covered = process.env.LLMBENCH_COVERAGE;
-    if (covered && result.v8Coverage) {
-      const file = path.relative(process.cwd(), result.testFilePath);
-      fs.appendFileSync(covered, JSON.stringify({ test: file, files: ran(result.v8Coverage) }) + '\\n');
-    }
     const failed = result.testExecError || result.numFailingTests > 0;
     fs.appendFileSync(this.out, JSON.stringify({
       name: result.testFilePath,
@@ -90,6 +77,33 @@ module.exports = class {
         fullName: t.fullName, status: t.status, failureMessages: t.failureMessages, duration: t.duration,
       })),
     }) + '\\n');
+  }
+};
+"""
+# Jest's own runtime (a test file's module registry), which with LLMBENCH_COVERAGE set (the
+# clean run of mutation mode) also appends, as the test file's run ends, one JSON line
+# naming the files outside node_modules whose code it executed (coverage.py): every module
+# Jest runs goes through _execModule, requireActual and automocks' sources too. The code
+# runs as given: no instrumenting, no inspector.
+RUNTIME = """\
+const fs = require('fs');
+const path = require('path');
+const Runtime = require(%(modules)s + '/jest-runtime').default;
+module.exports = class RecordingRuntime extends Runtime {
+  _execModule(localModule, ...rest) {
+    if (process.env.LLMBENCH_COVERAGE && !localModule.filename.includes('/node_modules/')) {
+      (this.llmbenchRan ||= new Set()).add(localModule.filename);
+    }
+    return super._execModule(localModule, ...rest);
+  }
+  teardown() {
+    const covered = process.env.LLMBENCH_COVERAGE;
+    if (covered && this.llmbenchRan) {
+      const at = (file) => path.relative(process.cwd(), file);
+      fs.appendFileSync(covered, JSON.stringify({ test: at(this._testPath), files: [...this.llmbenchRan].map(at) }) + '\\n');
+      this.llmbenchRan = null;
+    }
+    super.teardown();
   }
 };
 """
@@ -112,8 +126,10 @@ module.exports = class CanariesFirst extends Sequencer {
 """
 # Jest's own environment (jsdom or node), which with `bail` (a mutant's run) also stops a
 # test file at its first failing test: the later ones are reported skipped (not passed).
-# The canary file runs whole: its must-pass canaries come after its must-fail one.
+# The canary file runs whole: its must-pass canaries come after its must-fail one. Before
+# jsdom loads, its default style sheet is indexed by element name (jsdom_sheet.js).
 ENVIRONMENT = """\
+require('./sheet.js')(%(base)s);
 const Base = require(%(base)s).TestEnvironment;
 module.exports = class StopAtFirstFailure extends Base {
   constructor(config, context) {
@@ -132,17 +148,6 @@ module.exports = class StopAtFirstFailure extends Base {
 """
 CONFIG = """\
 const modules = %(modules)s;
-// Coverage (the clean run of mutation mode): which files a test file's run executed is
-// all coverage.py reads, so V8 counts functions only, without the debugger and the block
-// counts that slow every script down, and Jest's own coverage reporter, which would map
-// and merge it all at the run's end, has nothing to write.
-const { CoverageInstrumenter } = require(modules + '/collect-v8-coverage');
-CoverageInstrumenter.prototype.startInstrumenting = async function () {
-  this.session.connect();
-  await this.postSession('Profiler.enable');
-  await this.postSession('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
-};
-require(modules + '/@jest/reporters').CoverageReporter.prototype.onRunComplete = async () => {};
 module.exports = {
   rootDir: %(root)s,
   testEnvironment: %(environment)s,
@@ -161,10 +166,7 @@ module.exports = {
     '\\\\.(png|jpe?g|gif|svg|webp|ico|bmp|woff2?)$': '<rootDir>/%(own)s/stub.js',
   },
   setupFilesAfterEnv: %(setup)s,
-  collectCoverage: Boolean(process.env.LLMBENCH_COVERAGE),
-  coverageProvider: 'v8',
-  coverageReporters: [],
-  coverageDirectory: '<rootDir>/%(out_dir)s/coverage',
+  runtime: '<rootDir>/%(own)s/runtime.js',
   cacheDirectory: '<rootDir>/%(cache)s',
   testPathIgnorePatterns: ['/node_modules/'],
   watchman: false,
@@ -195,7 +197,7 @@ const root = process.cwd();
     let code = 1;
     try {
       const argv = { config, ci: true, runInBand: true, runTestsByPath: true, watchman: false,
-        bail: request.bail ? 2 : 0, collectCoverage: Boolean(request.coverage),
+        bail: request.bail ? 2 : 0,
         _: request.tests, $0: 'jest' };
       const { results } = await runCLI(argv, [root]);
       code = results.success ? 0 : 1;
@@ -236,10 +238,13 @@ def write_config(
     (own / "reporter.js").write_text(REPORTER, encoding="utf-8")
     sequencer = SEQUENCER % {"modules": json.dumps(str(modules))}
     (own / "sequencer.js").write_text(sequencer, encoding="utf-8")
+    runtime = RUNTIME % {"modules": json.dumps(str(modules))}
+    (own / "runtime.js").write_text(runtime, encoding="utf-8")
     setups = [f"<rootDir>/{OWN}/setup.js"] + [
         f"<rootDir>/{s}" for s in opts.setupFiles if (workspace / s).is_file()
     ]
     base = modules / f"jest-environment-{opts.environment}"
+    shutil.copyfile(SHEET, own / "sheet.js")
     (own / "environment.js").write_text(
         ENVIRONMENT % {"base": json.dumps(str(base))}, encoding="utf-8"
     )
@@ -253,7 +258,6 @@ def write_config(
             "environment": json.dumps(environment),
             "own": OWN,
             "cache": CACHE,
-            "out_dir": OUT,
             "setup": json.dumps(setups),
             "bail": 2 if canaries else 0,  # the canary file's failure, then the first other
             "out": json.dumps(str(workspace.resolve() / OUT / RESULTS)),
