@@ -184,6 +184,17 @@ const path = require('path');
 const { runCLI } = require(%(modules)s + '/jest');
 // bail ends the run as in watch mode (the remaining files cancelled), not the process
 require(%(modules)s + '/jest-watcher').TestWatcher.prototype.isWatchMode = () => true;
+// Every run has the answer's files at the same paths (laid out anew from the same files,
+// a mutant changing one file's text, a run's canary file added): how a module name
+// resolves from a file is the same in every run, so the first run's resolver, and what
+// it learnt of the files and packages, serves them all.
+const Runtime = require(%(modules)s + '/jest-runtime').default;
+const Resolver = require(%(modules)s + '/jest-resolve').default;
+const createResolver = Runtime.createResolver;
+let resolver = null;
+Runtime.createResolver = (...args) => (resolver ||= createResolver.apply(Runtime, args));
+const clearCache = Resolver.clearDefaultResolverCache;
+Resolver.clearDefaultResolverCache = () => resolver || clearCache.call(Resolver);
 const out = process.stdout.write.bind(process.stdout);
 const config = %(config)s;
 const root = process.cwd();
