@@ -1,11 +1,14 @@
 """The packages node's harness runs on (jsdom, Testing Library, user-event) as one script
 and V8's code cache for it (harness/shared.mjs): a test process compiles one file, mostly
 from the cache, instead of resolving, reading and compiling about a thousand modules
-(figures: bench/functional.py's node start-up).
+(figures: bench/functional.py's node start-up). Vitest's test processes take jsdom from
+it too (vitest_jsdom.mjs).
 
 Made once per node_modules and node version, from our own code only, never an answer's:
 esbuild bundles the packages (make-shared.mjs `bundle`), then our warm-up page runs on
-that script and V8's code for it is written out (`warm`). The pair lives in the user's
+that script and V8's code for it is written out (`warm`): once in a process with the
+harness's node flags, once without them (V8 takes a code cache only under the flags it was
+made with; Vitest's processes have none). The script and its caches live in the user's
 cache folder ($LLMBENCH_NODE_SHARE_CACHE, else $XDG_CACHE_HOME or ~/.cache, then
 pytest-llmbench/node), under a hash of what it is made from, written into a temporary
 folder and renamed into place under a lock, so runs started at once make it once and
@@ -30,11 +33,11 @@ from pathlib import Path
 from ..folders import user_cache_folder
 from .workspace import HARNESS
 
-RECIPE = 1  # bump when the bundle's making changes outside the files hashed here
+RECIPE = 2  # bump when the bundle's making changes outside the files hashed here
 CACHE_ENV = "LLMBENCH_NODE_SHARE_CACHE"
 MADE_FROM = ("shared.mjs", "make-shared.mjs")  # with harness.mjs: the warm-up runs it
 PACKAGES = ("jsdom", "@testing-library/dom", "@testing-library/user-event", "esbuild")
-FILES = ("deps.cjs", "deps.cache")  # shared.mjs: DEPS, CODE_CACHE
+FILES = ("deps.cjs", "deps.cache", "deps.plain.cache")  # shared.mjs: DEPS, CODE_CACHE, PLAIN_CACHE
 TIMEOUT_S = 120.0
 
 _lock = threading.Lock()
@@ -55,7 +58,11 @@ def _node_version() -> str:
 
 
 def _key(modules: Path) -> str:
+    """What the script is made from: the recipe, node, our files and the packages, and where
+    they are (the script names a file of jsdom's by its path: a copy made from another
+    checkout's packages would not load from this one's)."""
     digest = hashlib.sha256(f"recipe {RECIPE}\nnode {_node_version()}\n".encode())
+    digest.update(str(modules.resolve()).encode())
     for name in (*MADE_FROM, "harness.mjs"):
         digest.update(b"\0" + name.encode() + b"\0" + (HARNESS / name).read_bytes())
     for package in PACKAGES:
@@ -95,8 +102,10 @@ def _make(modules: Path, target: Path) -> bool:
         }
         maker = str(HARNESS / "make-shared.mjs")
         flags = ["--disallow-code-generation-from-strings"]  # as the test processes run
-        made = _run(["node", maker, "bundle", str(partial)], env, work) and _run(
-            ["node", *flags, maker, "warm", str(partial)], env, work
+        made = (
+            _run(["node", maker, "bundle", str(partial)], env, work)
+            and _run(["node", *flags, maker, "warm", str(partial)], env, work)
+            and _run(["node", maker, "warm", str(partial), FILES[2]], env, work)
         )
     if made and all((partial / name).is_file() for name in FILES):
         for name in FILES:

@@ -14,6 +14,8 @@ Mutation mode serves an answer's runs from one process (`warm`, functional/warm.
 vitest_server.mjs, copied into OWN, starts Vitest's Node API once with the same config
 (config.mjs, which the run's own config file imports too) and runs each request afresh: a
 new test process per run, a new module graph per test file, every transform made again.
+With a jsdom environment the test process takes jsdom from node's packages' script and its
+code cache (node_share.py, vitest_jsdom.mjs), read-only, in place of jsdom's files.
 
 A scenario tunes the run with `vitest.json` in its hidden tests folder (optional):
 
@@ -26,16 +28,19 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from ..toolchain.node_packages import modules_dir
+from . import node_share
 from .jsreport import JsRunner, read_options
 from .outcome import SuiteRun
 from .warm import WarmSpec
-from .workspace import HIDDEN, OUT
+from .workspace import HARNESS, HIDDEN, OUT
 
 NEEDED = (
     "vitest",
@@ -108,6 +113,7 @@ import { llmbenchConfig } from '../%(own)s/config.mjs';
 export default llmbenchConfig(%(root)s, %(out)s, %(test)s);
 """
 SERVER = Path(__file__).with_name("vitest_server.mjs")
+JSDOM = Path(__file__).with_name("vitest_jsdom.mjs")
 
 
 def options(workspace: Path) -> VitestOptions:
@@ -181,17 +187,29 @@ missing = VITEST.missing
 run = VITEST.run
 
 
-def _server(workspace: Path, modules: Path) -> list[str]:
-    """Our files and the server's options (root, OUT, the test options) written into OWN
-    (ValueError for bad options); the server's command."""
+def _server(workspace: Path, modules: Path, share: Path | None) -> list[str]:
+    """Our files and the server's options (root, OUT, the test options; with `share`, the
+    packages' script of node_share.py, the module that takes jsdom from it) written into
+    OWN (ValueError for bad options); the server's command."""
     test = _own(workspace, options(workspace))
     own = workspace / OWN
-    served = {"root": str(workspace.resolve()), "out": OUT, "test": test}
+    served: dict[str, object] = {"root": str(workspace.resolve()), "out": OUT, "test": test}
+    if share is not None:
+        shutil.copyfile(JSDOM, own / "jsdom.mjs")
+        shutil.copyfile(HARNESS / "shared.mjs", own / "shared.mjs")
+        served["jsdom"] = "./jsdom.mjs"
     (own / "options.json").write_text(json.dumps(served), encoding="utf-8")
     shutil.copyfile(SERVER, own / "server.mjs")
     return ["node", str(own / "server.mjs")]
 
 
 def warm(workspace: Path, suite: SuiteRun) -> WarmSpec | None:
-    """Vitest's warm side (warm.py): vitest_server.mjs serves the runs."""
-    return VITEST.served(workspace, suite, _server)
+    """Vitest's warm side (warm.py): vitest_server.mjs serves the runs; its test processes
+    take jsdom from node's packages' script where there is one (read-only)."""
+    modules = VITEST.modules()
+    share = node_share.shared(modules) if modules is not None else None
+    spec = VITEST.served(workspace, suite, partial(_server, share=share))
+    if spec is None or share is None:
+        return spec
+    env = {**spec.env, "LLMBENCH_NODE_SHARE": str(share)}
+    return replace(spec, env=env, reads=(*spec.reads, share))

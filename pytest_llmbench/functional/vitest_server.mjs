@@ -21,13 +21,16 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { createVitest, getFilePoolName } from 'vitest/node';
 import { llmbenchConfig } from './config.mjs';
 
-const { root, out, test } = JSON.parse(readFileSync(new URL('./options.json', import.meta.url), 'utf8'));
+const { root, out, test, jsdom } = JSON.parse(readFileSync(new URL('./options.json', import.meta.url), 'utf8'));
 const preload = ['vitest/dist/workers/forks.js', 'vitest/environments'];
-if (test.environment === 'jsdom') preload.push('jsdom');
+// jsdom itself, or our module that takes it from the packages' script (vitest_jsdom.mjs)
+process.env.LLMBENCH_JSDOM = fileURLToPath(import.meta.resolve('jsdom'));
+if (test.environment === 'jsdom') preload.push(jsdom || 'jsdom');
 test.poolOptions.forks.execArgv = preload.flatMap((name) => ['--import', import.meta.resolve(name)]);
 const write = process.stdout.write.bind(process.stdout);
 // as `vitest run` sets them before it loads the config

@@ -94,3 +94,19 @@ def test_without_the_script_the_harness_requires_the_packages(cache: Path) -> No
     shutil.rmtree(folder)
     folder.mkdir()  # found, but empty: nothing loads from it
     assert _probe() == {"loaded": False, "rejected": False, "write": "EROFS"}
+
+
+def test_packages_alike_at_another_path_get_a_script_of_their_own(tmp_path: Path) -> None:
+    """The script names a file of jsdom's by its path: the same packages in another
+    checkout (the same package.json files) must not be given this checkout's script."""
+    modules = modules_dir(("jsdom",))
+    assert modules is not None
+    copies = []
+    for name in ("a", "b"):
+        copy = tmp_path / name / "node_modules"
+        for package in node_share.PACKAGES:
+            (copy / package).mkdir(parents=True)
+            shutil.copyfile(modules / package / "package.json", copy / package / "package.json")
+        copies.append(copy)
+    assert node_share._key(copies[0]) != node_share._key(copies[1])
+    assert node_share._key(copies[0]) == node_share._key(copies[0])

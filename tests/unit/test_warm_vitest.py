@@ -6,6 +6,7 @@ works; the canaries still catch a report the tests forged."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from pytest_llmbench.formats.dataset import Dataset, SourceFile
 from pytest_llmbench.formats.functional import Functional, HiddenFile
 from pytest_llmbench.formats.mutants import load_mutants
+from pytest_llmbench.functional import vitest
 from pytest_llmbench.functional.mutation import Lab, answer_files_used, killed
 from pytest_llmbench.functional.outcome import Run
 from pytest_llmbench.functional.vitest import NEEDED
@@ -71,9 +73,14 @@ it('knows an even number', () => {
 
 
 def _lab(
-    tmp_path: Path, suite: str, *, served: bool = True, more: list[tuple[str, str]] | None = None
+    tmp_path: Path,
+    suite: str,
+    *,
+    served: bool = True,
+    more: list[tuple[str, str]] | None = None,
+    environment: str = "node",
 ) -> Lab:
-    options = HiddenFile("vitest.json", '{"environment": "node"}')
+    options = HiddenFile("vitest.json", json.dumps({"environment": environment}))
     functional = Functional(
         "vitest", "mutation", "dataset", 60.0, (options,), MUTANTS, "scratch/mutants.yaml"
     )
@@ -158,3 +165,37 @@ def test_a_mutant_run_starts_with_the_smaller_test_files(tmp_path: Path) -> None
     statuses = {t.name: t.status for t in run.tests}
     assert statuses["src/small.test.js > is even"] == "failed"
     assert {statuses[n] for n in statuses if n.startswith("src/calc.test.js")} == {"skipped"}
+
+
+# Passes when the page's jsdom was loaded as `files` jsdom modules (1: the packages' script).
+JSDOM_FILES = """\
+import { createRequire } from 'node:module';
+
+it('has a page', () => {
+  const files = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/jsdom/lib/'));
+  document.body.innerHTML = '<p>hello</p>';
+  expect(document.querySelector('p').textContent).toBe('hello');
+  expect(files.length).toBe(%d);
+});
+"""
+
+
+@pytest.mark.parametrize("share", [True, False], ids=["script", "files"])
+def test_served_runs_take_jsdom_from_the_packages_script(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, share: bool
+) -> None:
+    """With node's packages' script (node_share.py), the test process takes jsdom from it,
+    one module in place of jsdom's files, and the page works; without it, jsdom loads as
+    itself."""
+    if not share:
+        monkeypatch.setattr(vitest.node_share, "shared", lambda modules: None)
+    elif vitest.node_share.shared(vitest.VITEST.modules() or Path()) is None:
+        pytest.skip("node's packages' script cannot be made here")
+    suite = JSDOM_FILES % 1 if share else JSDOM_FILES.replace("toBe(%d)", "toBeGreaterThan(100)")
+    lab = _lab(tmp_path, suite, environment="jsdom")
+    try:
+        run = lab.clean()
+        assert lab.server is not None and lab.server.starts == 1
+    finally:
+        lab.close()
+    assert run.all_passed, _outcomes(run)

@@ -40,6 +40,8 @@ export function sharedScript() {
   return made.script || null;
 }
 const { JSDOM, VirtualConsole } = shared ? shared.jsdom : requireFrom('jsdom');
+/** The JSDOM class the harness's pages are made with (the packages' script's, or jsdom's). */
+export const PageJSDOM = JSDOM;
 const dom = shared ? shared.dom : requireFrom('@testing-library/dom');
 const userEventModule = shared ? shared.userEvent : requireFrom('@testing-library/user-event');
 const userEvent = userEventModule.default || userEventModule;

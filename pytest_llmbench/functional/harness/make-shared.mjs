@@ -3,8 +3,12 @@
 // user-event into one file; `warm` loads it as a run does, runs our warm-up page on it and
 // writes the code V8 compiled meanwhile.
 //
-//   node make-shared.mjs bundle FOLDER   (FOLDER/deps.cjs)
-//   node make-shared.mjs warm FOLDER     (FOLDER/deps.cache; with LLMBENCH_NODE_SHARE=FOLDER)
+//   node make-shared.mjs bundle FOLDER        (FOLDER/deps.cjs)
+//   node make-shared.mjs warm FOLDER [NAME]   (FOLDER/NAME, default deps.cache; with
+//                                             LLMBENCH_NODE_SHARE=FOLDER)
+// V8 takes a code cache only in a process started with the same flags: node_share.py warms
+// once as the harness's test processes run and once without their flags (PLAIN_CACHE, for
+// Vitest's test processes, which take jsdom alone from the script).
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +16,9 @@ import { CODE_CACHE, DEPS, EXTERNAL, PACKAGES } from './shared.mjs';
 
 async function bundle(folder, requireFrom) {
   const esbuild = requireFrom('esbuild');
-  const entry = Object.entries(PACKAGES).map(([name, pkg]) => `exports.${name} = require(${JSON.stringify(pkg)});`);
+  // each package loads when it is first asked for: Vitest's processes ask for jsdom alone
+  const entry = Object.entries(PACKAGES).map(([name, pkg]) =>
+    `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(pkg)}) });`);
   const worker = {
     // jsdom finds its synchronous XHR worker by require.resolve: kept as its real path
     name: 'llmbench-shared',
@@ -41,7 +47,7 @@ field.addEventListener('keydown', (event) => { if (event.key === 'Enter') add();
 window.addEventListener('hashchange', () => { root.dataset.hash = location.hash; });
 `;
 
-async function warm(folder) {
+async function warm(folder, name = CODE_CACHE) {
   const harness = await import('./harness.mjs');
   const script = harness.sharedScript();
   if (!script) throw new Error(`the packages did not load from ${folder}`);
@@ -57,13 +63,13 @@ async function warm(folder) {
   app.fireEvent.click(app.getByRole('link', { name: 'Done' }));
   await app.settle();
   app.close();
-  writeFileSync(path.join(folder, CODE_CACHE), script.createCachedData());
+  writeFileSync(path.join(folder, name), script.createCachedData());
 }
 
-const [step, folder] = process.argv.slice(2);
+const [step, folder, name] = process.argv.slice(2);
 const modules = process.env.LLMBENCH_NODE_MODULES || path.join(process.cwd(), 'node_modules');
 const requireFrom = createRequire(path.join(modules, 'noop.js'));
 if (step === 'bundle') await bundle(folder, requireFrom);
-else if (step === 'warm') await warm(folder);
+else if (step === 'warm') await warm(folder, name);
 else throw new Error(`make-shared.mjs: no step ${step}`);
 process.exit(0);

@@ -9,22 +9,24 @@ import vm from 'node:vm';
 
 export const DEPS = 'deps.cjs';
 export const CODE_CACHE = 'deps.cache';
+export const PLAIN_CACHE = 'deps.plain.cache'; // for processes without node's flags (make-shared.mjs)
 export const PACKAGES = { jsdom: 'jsdom', dom: '@testing-library/dom', userEvent: '@testing-library/user-event' };
 // Left to Node's require: nwsapi (the harness loads it into a realm of its own), the
 // optional native packages jsdom and ws try, and Node's own modules.
 export const EXTERNAL = ['nwsapi', 'canvas', 'bufferutil', 'utf-8-validate'];
 
 /** The packages from `folder` (LLMBENCH_NODE_SHARE), or null when there are none there or
- * they do not load (then the harness requires them as usual). `made.script` is set to the
- * compiled script, for make-shared.mjs to take its code cache from. */
-export function loadShared(folder, requireFrom, made = {}) {
+ * they do not load (then the harness requires them as usual); each loads when first asked
+ * for. `made.script` is set to the compiled script, for make-shared.mjs to take its code
+ * cache from. `cache`: the code cache's file name in `folder`. */
+export function loadShared(folder, requireFrom, made = {}, cache = CODE_CACHE) {
   if (!folder) return null;
   try {
     const file = path.join(folder, DEPS);
     const code = readFileSync(file, 'utf8');
     let cachedData;
     try {
-      cachedData = readFileSync(path.join(folder, CODE_CACHE));
+      cachedData = readFileSync(path.join(folder, cache));
     } catch {
       cachedData = undefined; // `warm` makes it
     }
