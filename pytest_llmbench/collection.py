@@ -131,7 +131,7 @@ class ScenarioFile(pytest.File):
         scenario = load_scenario(self.path, _dataset_index(self.config, self.path))
         for dataset in scenario.datasets or (None,):
             figures = dataset_complexity(self.config, dataset) if dataset else None
-            case = Case(scenario, dataset, figures)
+            case = Case(scenario, dataset, figures, settings_of(self.config).cache_dir)
             markers = [scenario.category]
             if figures is not None:
                 markers += [f"complexity_{figures.complexity}", f"size_{figures.size}"]

@@ -43,3 +43,18 @@ def own_folder(path: Path) -> Path:
         if not ignore.exists():
             ignore.write_text(_GITIGNORE, encoding="utf-8")
     return path
+
+
+def keep(cache_dir: Path, target: Path, text: str) -> None:
+    """Write `text` to `target` (a file under `cache_dir`, made its own folder) whole or not
+    at all: a temporary file renamed into place, so a reader at the same time finds the old
+    file or the new one. A cache that cannot be written only costs the time of computing
+    again: OSError is swallowed."""
+    try:
+        own_folder(cache_dir)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+    except OSError:
+        pass

@@ -21,9 +21,14 @@ run's own process.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+from importlib.metadata import version
+from pathlib import Path
 
 from cydifflib import SequenceMatcher
 
+from ..folders import keep
 from ..formats.codeblocks import EXTENSION_LANGUAGES, extract_code_blocks
 from ..formats.dataset import Dataset, SourceFile
 from ..formats.render import inline_files
@@ -35,6 +40,9 @@ from .syntax import TOOL_KINDS, check_files
 # A block without a path is measured as a file of its language's usual extension.
 _EXTENSION_OF = {language: extension for extension, language in EXTENSION_LANGUAGES.items()}
 _EXTENSION_OF.update({"javascript": "js", "typescript": "ts", "python": "py", "html": "html"})
+
+
+_MATCHER = version("cydifflib")  # the baselines kept on disk are this matcher's
 
 
 @functools.lru_cache(maxsize=512)
@@ -77,11 +85,33 @@ def _baseline(reference_text: str, code_only: bool, dataset: Dataset | None) -> 
     return similarity(reference_text, _do_nothing(code_only, dataset))
 
 
-def prepare_baseline(reference: str | None, dataset: Dataset | None) -> float | None:
+def prepare_baseline(
+    reference: str | None, dataset: Dataset | None, cache_dir: Path | None = None
+) -> float | None:
     """The answer-independent similarity (seconds for a large dataset), computed ahead so
     it overlaps an item's first calls and given to each attempt's `measure_answer`; None
-    without a reference."""
-    return None if reference is None else _baseline(*_reference_text(reference), dataset)
+    without a reference. With `cache_dir` it is kept there under a hash of the two texts
+    compared and the matcher's version, and a later run reads it instead (a file that is
+    not one is computed again)."""
+    if reference is None:
+        return None
+    text, code_only = _reference_text(reference)
+    if cache_dir is None:
+        return _baseline(text, code_only, dataset)
+    do_nothing = _do_nothing(code_only, dataset)
+    digest = hashlib.sha256()
+    for part in (text, do_nothing):
+        digest.update(hashlib.sha256(part.encode("utf-8", "surrogatepass")).digest())
+    target = cache_dir / "similarity" / f"{digest.hexdigest()[:32]}-cydifflib{_MATCHER}.json"
+    try:
+        kept = json.loads(target.read_text(encoding="utf-8"))["baseline"]
+        if isinstance(kept, float) and 0.0 <= kept <= 1.0:
+            return kept
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    baseline = similarity(text, do_nothing)
+    keep(cache_dir, target, json.dumps({"baseline": baseline}))
+    return baseline
 
 
 def _similarity_fields(

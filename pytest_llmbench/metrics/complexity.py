@@ -22,14 +22,13 @@ it is never counted as a file of complexity 0.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import EslintBroken, NotAnalysable
-from ..folders import own_folder
+from ..folders import keep
 from ..formats.dataset import SourceFile
 from . import eslint_ci
 from .lizard_ci import FunctionCI, function_complexity
@@ -273,12 +272,5 @@ def cached_measure(
         except (ValidationError, ValueError, OSError):
             pass
     figures = measure(files)
-    try:
-        own_folder(cache_dir)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(figures.model_dump()), encoding="utf-8")
-        tmp.replace(target)
-    except OSError:
-        pass
+    keep(cache_dir, target, json.dumps(figures.model_dump()))
     return figures

@@ -4,6 +4,7 @@ case x model)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..formats.dataset import Dataset
@@ -34,6 +35,8 @@ class Case:
     scenario: Scenario
     dataset: Dataset | None
     complexity: Complexity | None = None  # of the dataset, measured once at collection
+    # where figures no answer changes are kept between runs (the similarity baseline)
+    cache_dir: Path | None = None
 
     @property
     def label(self) -> str:

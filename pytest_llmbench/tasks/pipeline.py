@@ -207,14 +207,16 @@ _BASELINES: weakref.WeakKeyDictionary[
 
 def _baseline(case: Case) -> asyncio.Future[float | None]:
     """The similarity baseline takes CPU seconds for a large dataset: computed once per
-    reference and dataset while the first items' calls run; every attempt's metrics wait
-    for it rather than redo it."""
+    reference and dataset while the first items' calls run (or read from the cache folder,
+    where an earlier run kept it); every attempt's metrics wait for it rather than redo it."""
     reference = case.scenario.reference_for(case.dataset)
     known = _BASELINES.setdefault(asyncio.get_running_loop(), {})
     key = (reference, case.dataset.content_hash if case.dataset else None)
     found = known.get(key)
     if found is None or found.cancelled():
-        found = asyncio.ensure_future(off_process(prepare_baseline, reference, case.dataset))
+        found = asyncio.ensure_future(
+            off_process(prepare_baseline, reference, case.dataset, case.cache_dir)
+        )
         found.add_done_callback(lambda done: done.cancelled() or done.exception())
         known[key] = found
     return found

@@ -3,6 +3,7 @@ executability, and the sandbox the checkers run in."""
 
 from __future__ import annotations
 
+import json
 import socket
 import sys
 from difflib import SequenceMatcher
@@ -301,3 +302,30 @@ def test_the_do_nothing_answer_scores_its_baseline_without_comparing_again(
     assert compared == []
     other = measure_answer("```js\nexport const add = 1;\n```", reference, dataset, None, baseline)
     assert other.similarity == 0.25 and len(compared) == 1
+
+
+def test_a_baseline_kept_in_the_cache_folder_is_read_by_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The baseline is kept under the cache folder by the texts compared: a later run (a
+    new process: the in-memory cache is cleared) reads it without comparing; a change of
+    the dataset is another key; a damaged file is computed again and rewritten."""
+    from pytest_llmbench.metrics import answer_metrics
+
+    original = "export function add(a, b) {\n  return a + b;\n}\n"
+    reference = "```js\nexport function add(a, b) {\n  return a + b + 0;\n}\n```"
+    first = answer_metrics.prepare_baseline(reference, _dataset(original), tmp_path)
+    assert first == answer_metrics.prepare_baseline(reference, _dataset(original))
+    (kept,) = (tmp_path / "similarity").iterdir()
+    compared: list[str] = []
+    monkeypatch.setattr(
+        answer_metrics, "similarity", lambda ref, answer: compared.append(answer) or 0.25
+    )
+    assert answer_metrics.prepare_baseline(reference, _dataset(original), tmp_path) == first
+    assert compared == []
+    changed = _dataset(original.replace("a + b", "b + a"))
+    assert answer_metrics.prepare_baseline(reference, changed, tmp_path) == 0.25
+    assert len(compared) == 1 and len(list((tmp_path / "similarity").iterdir())) == 2
+    kept.write_text("{not json", encoding="utf-8")
+    assert answer_metrics.prepare_baseline(reference, _dataset(original), tmp_path) == 0.25
+    assert json.loads(kept.read_text(encoding="utf-8")) == {"baseline": 0.25}
