@@ -180,18 +180,27 @@ it('has a page', () => {
 """
 
 
-@pytest.mark.parametrize("share", [True, False], ids=["script", "files"])
+@pytest.mark.parametrize("share", ["script", "none", "damaged"])
 def test_served_runs_take_jsdom_from_the_packages_script(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, share: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, share: str
 ) -> None:
     """With node's packages' script (node_share.py), the test process takes jsdom from it,
-    one module in place of jsdom's files, and the page works; without it, jsdom loads as
-    itself."""
-    if not share:
+    one module in place of jsdom's files, and the page works; without it, or with a script
+    that does not load, jsdom loads as itself and the page works as well."""
+    if share == "none":
         monkeypatch.setattr(vitest.node_share, "shared", lambda modules: None)
+    elif share == "damaged":
+        damaged = tmp_path / "share"
+        damaged.mkdir()
+        (damaged / "deps.cjs").write_text("throw new Error('not a script');\n", encoding="utf-8")
+        (damaged / "deps.plain.cache").write_bytes(b"\0" * 64)
+        monkeypatch.setattr(vitest.node_share, "shared", lambda modules: damaged)
     elif vitest.node_share.shared(vitest.VITEST.modules() or Path()) is None:
         pytest.skip("node's packages' script cannot be made here")
-    suite = JSDOM_FILES % 1 if share else JSDOM_FILES.replace("toBe(%d)", "toBeGreaterThan(100)")
+    if share == "script":
+        suite = JSDOM_FILES % 1
+    else:
+        suite = JSDOM_FILES.replace("toBe(%d)", "toBeGreaterThan(100)")
     lab = _lab(tmp_path, suite, environment="jsdom")
     try:
         run = lab.clean()
