@@ -187,14 +187,16 @@ require(%(modules)s + '/jest-watcher').TestWatcher.prototype.isWatchMode = () =>
 // Every run has the answer's files at the same paths (laid out anew from the same files,
 // a mutant changing one file's text, a run's canary file added): how a module name
 // resolves from a file is the same in every run, so the first run's resolver, and what
-// it learnt of the files and packages, serves them all.
+// it learnt of the files and packages, serves the later ones (the first run goes as a
+// run of its own does).
 const Runtime = require(%(modules)s + '/jest-runtime').default;
 const Resolver = require(%(modules)s + '/jest-resolve').default;
 const createResolver = Runtime.createResolver;
 let resolver = null;
+let served = 0;
 Runtime.createResolver = (...args) => (resolver ||= createResolver.apply(Runtime, args));
 const clearCache = Resolver.clearDefaultResolverCache;
-Resolver.clearDefaultResolverCache = () => resolver || clearCache.call(Resolver);
+Resolver.clearDefaultResolverCache = () => (served > 0 ? undefined : clearCache.call(Resolver));
 const out = process.stdout.write.bind(process.stdout);
 const config = %(config)s;
 const root = process.cwd();
@@ -215,6 +217,7 @@ const root = process.cwd();
     } catch (error) {
       console.error(String((error && error.stack) || error));
     }
+    served += 1;
     out('@@llmbench-done ' + request.nonce + ' ' + code + '\\n');
   }
 })();
