@@ -159,37 +159,3 @@ def test_a_file_that_fails_outside_its_tests_says_why() -> None:
     assert failed and not result.tampered
     assert "ERR_MODULE_NOT_FOUND" in failed[0].message, failed[0]
     assert "Cannot find module 'src/calc.js'" in failed[0].message
-
-
-POINTER = """\
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { openApp } from './harness.mjs';
-
-const MARKUP = '<div id="root"><button id="off" style="pointer-events: none">off</button>'
-  + '<div style="pointer-events: none"><button id="under">under</button></div>'
-  + '<button id="on">on</button></div>';
-
-test('a click on an element that takes no pointer events is refused', async () => {
-  const app = await openApp({ source: "document.title = 'pointer';", markup: MARKUP });
-  let clicks = 0;
-  for (const button of app.document.querySelectorAll('button')) button.addEventListener('click', () => { clicks += 1; });
-  await assert.rejects(app.user.click(app.document.getElementById('off')), /pointer-events/);
-  await assert.rejects(app.user.click(app.document.getElementById('under')), /pointer-events/);
-  await app.user.click(app.document.getElementById('on'));
-  assert.equal(clicks, 1);
-});
-"""
-
-
-@pytest.mark.skipif(missing() is not None, reason="no node or node packages")
-def test_the_harness_still_refuses_a_click_where_pointer_events_are_off() -> None:
-    """The harness checks pointer events once per element and user-event call (not before
-    every event of a call): a click on an element, or inside one, styled
-    `pointer-events: none` is still refused, and a click elsewhere goes through."""
-    functional = Functional(
-        "node", "acceptance", "empty", 120.0, (HiddenFile("pointer.test.mjs", POINTER),)
-    )
-    result = run_functional(functional, None, [("src/app.js", "export {};\n")])
-    assert result.error is None and result.total == 1
-    assert result.passed == 1, result.tests

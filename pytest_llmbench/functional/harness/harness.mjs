@@ -188,21 +188,12 @@ function pageMethod(window, outer, name) {
   }[name];
 }
 
-// user-event checks that an element takes pointer events (no `pointer-events: none` on it
-// or above it) once per element and API call (user.click, user.type...), not again before
-// each of the events one call fires: every check computes the style of the element and
-// its ancestors. What this leaves unseen is a page whose own handlers turn pointer events
-// off halfway through one click. A test may ask for another level (userOptions).
-const POINTER_CHECK_EACH_API_CALL = 2;
-
 /** user-event on the page. Its setup replaces HTMLElement's focus and blur with functions
  * of Node's realm (to track the focus); the page gets them behind page methods. */
 function pageUserEvent(window, userOptions) {
   const proto = window.HTMLElement.prototype;
   const before = { focus: proto.focus, blur: proto.blur };
-  const user = userEvent.setup({
-    pointerEventsCheck: POINTER_CHECK_EACH_API_CALL, ...userOptions, document: window.document,
-  });
+  const user = userEvent.setup({ ...userOptions, document: window.document });
   for (const name of Object.keys(before)) {
     if (proto[name] !== before[name]) proto[name] = inPage(window, pageMethod)(window, proto[name], name);
   }
