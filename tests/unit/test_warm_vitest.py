@@ -208,3 +208,38 @@ def test_served_runs_take_jsdom_from_the_packages_script(
     finally:
         lab.close()
     assert run.all_passed, _outcomes(run)
+
+
+# Tries to change the packages' script the test process took jsdom from, as an answer's
+# test could; passes when the write is refused.
+WRITES_THE_SCRIPT = """\
+import fs from 'node:fs';
+import path from 'node:path';
+
+it('cannot change the packages script', () => {
+  const folder = process.env.LLMBENCH_NODE_SHARE;
+  let write = 'no folder';
+  try {
+    fs.writeFileSync(path.join(folder, 'deps.cjs'), 'module.exports = {}');
+    write = 'done';
+  } catch (error) {
+    write = error.code;
+  }
+  expect(write).toBe('EROFS');
+});
+"""
+
+
+def test_a_served_test_cannot_change_the_packages_script(tmp_path: Path) -> None:
+    modules = vitest.VITEST.modules()
+    share = vitest.node_share.shared(modules) if modules is not None else None
+    if share is None:
+        pytest.skip("node's packages' script cannot be made here")
+    before = (share / "deps.cjs").read_bytes()
+    lab = _lab(tmp_path, WRITES_THE_SCRIPT, environment="jsdom")
+    try:
+        run = lab.clean()
+    finally:
+        lab.close()
+    assert run.all_passed, _outcomes(run)
+    assert (share / "deps.cjs").read_bytes() == before
