@@ -5,7 +5,8 @@ dataset unchanged), all at once through the test pool (one slot per core), as a 
     python bench/functional.py [--scenarios DIR] [--repeat N] [--only NAME]
 
 Prints per item its rate, its wait-and-run seconds and its own run time, then items per
-minute over the wall time of the whole batch and the pool size (cores) it ran with, then
+minute over the wall time of the whole batch and the pool size (cores) it ran with, how
+busy the machine's cores were meanwhile (near 100%: only less CPU work makes it faster), then
 per runner: items, their run time split by phase (FunctionalResult.phases: build (javac;
 node's step before a run that makes the app's bundles), tests as the runner timed them,
 start-up as the rest) and, in mutation mode, seconds per mutant (the items' run time,
@@ -75,11 +76,11 @@ async def main() -> None:
         for scenario, key in items
         for which in ("reference", "echo")
     ]
-    started = time.perf_counter()
+    started, before = time.perf_counter(), cpu_ticks()
     results = await asyncio.gather(
         *(one(scenario, key, answer_of(scenario, key, which)) for scenario, key, which in jobs)
     )
-    wall = time.perf_counter() - started
+    wall, after = time.perf_counter() - started, cpu_ticks()
     for (scenario, key, which), (result, seconds) in zip(jobs, results, strict=True):
         figure = f"{result.passed}/{result.total}"
         if result.mode == "mutation":
@@ -93,8 +94,22 @@ async def main() -> None:
         f"{len(jobs)} items in {wall:.1f} s: {len(jobs) / wall * 60:.1f} items/min "
         f"with a pool of {os.cpu_count()} (cores: {os.cpu_count()})"
     )
+    if before and after:
+        busy = 1 - (after[1] - before[1]) / max(1, after[0] - before[0])
+        print(f"the machine's cores were busy {busy:.0%} of the time (all processes, /proc/stat)")
     for line in by_runner([result for result, _ in results]):
         print(line)
+
+
+def cpu_ticks() -> tuple[int, int] | None:
+    """All cores' ticks so far and their idle ones (idle and iowait), from /proc/stat's
+    first line; None where there is none."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (sum(fields), fields[3] + fields[4]) if len(fields) > 4 else None
 
 
 def by_runner(results: list[FunctionalResult]) -> list[str]:
