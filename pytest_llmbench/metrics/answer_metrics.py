@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from cydifflib import SequenceMatcher
@@ -42,7 +42,16 @@ _EXTENSION_OF = {language: extension for extension, language in EXTENSION_LANGUA
 _EXTENSION_OF.update({"javascript": "js", "typescript": "ts", "python": "py", "html": "html"})
 
 
-_MATCHER = version("cydifflib")  # the baselines kept on disk are this matcher's
+def _matcher_version() -> str:
+    """cydifflib's version, which names the baselines kept on disk (another version
+    computes them again)."""
+    try:
+        return version("cydifflib")
+    except PackageNotFoundError:  # installed without its metadata
+        return "unknown"
+
+
+_MATCHER = _matcher_version()
 
 
 @functools.lru_cache(maxsize=512)
