@@ -13,6 +13,7 @@ packages script and the answers' bundles) lives in the user's cache folder inste
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 DEFAULT_CACHE_DIR = ".llmbench_cache"
@@ -45,16 +46,29 @@ def own_folder(path: Path) -> Path:
     return path
 
 
+def write_whole(target: Path, text: str) -> None:
+    """Write `text` to `target` whole or not at all (its folders made as needed): a
+    temporary file beside it renamed into place, so a reader at the same time finds the
+    old file or the new one. OSError when it cannot be written."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=target.parent, prefix=".", suffix=".tmp", delete=False
+    ) as partial:
+        partial.write(text)
+    try:
+        os.chmod(partial.name, 0o644)  # as a file written in place would be, not 0600
+        os.replace(partial.name, target)
+    except OSError:
+        os.unlink(partial.name)
+        raise
+
+
 def keep(cache_dir: Path, target: Path, text: str) -> None:
-    """Write `text` to `target` (a file under `cache_dir`, made its own folder) whole or not
-    at all: a temporary file renamed into place, so a reader at the same time finds the old
-    file or the new one. A cache that cannot be written only costs the time of computing
-    again: OSError is swallowed."""
+    """Write `text` to `target`, a file under `cache_dir` (made its own folder), whole or
+    not at all (write_whole). A cache that cannot be written only costs the time of
+    computing again: OSError is swallowed."""
     try:
         own_folder(cache_dir)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        write_whole(target, text)
     except OSError:
         pass

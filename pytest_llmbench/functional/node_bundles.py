@@ -37,7 +37,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..folders import user_cache_folder
+from ..folders import user_cache_folder, write_whole
 from .outcome import read_lines
 from .workspace import HARNESS, HIDDEN, OUT
 
@@ -182,10 +182,7 @@ def _read_specs(path: Path) -> list[str]:
 
 def _write_specs(path: Path, specs: list[str]) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=".", delete=False) as partial:
-            json.dump(specs, partial)
-        os.replace(partial.name, path)
+        write_whole(path, json.dumps(specs))
     except OSError:
         pass
 

@@ -42,16 +42,14 @@ _EXTENSION_OF = {language: extension for extension, language in EXTENSION_LANGUA
 _EXTENSION_OF.update({"javascript": "js", "typescript": "ts", "python": "py", "html": "html"})
 
 
+@functools.cache
 def _matcher_version() -> str:
     """cydifflib's version, which names the baselines kept on disk (another version
-    computes them again)."""
+    computes them again); looked up once, when a baseline is first kept or read."""
     try:
         return version("cydifflib")
     except PackageNotFoundError:  # installed without its metadata
         return "unknown"
-
-
-_MATCHER = _matcher_version()
 
 
 @functools.lru_cache(maxsize=512)
@@ -111,7 +109,9 @@ def prepare_baseline(
     digest = hashlib.sha256()
     for part in (text, do_nothing):
         digest.update(hashlib.sha256(part.encode("utf-8", "surrogatepass")).digest())
-    target = cache_dir / "similarity" / f"{digest.hexdigest()[:32]}-cydifflib{_MATCHER}.json"
+    target = (
+        cache_dir / "similarity" / f"{digest.hexdigest()[:32]}-cydifflib{_matcher_version()}.json"
+    )
     try:
         kept = json.loads(target.read_text(encoding="utf-8"))["baseline"]
         if isinstance(kept, float) and 0.0 <= kept <= 1.0:
