@@ -1,15 +1,21 @@
-// jsdom 20 (Jest's jsdom environment) matches every rule of its default style sheet, about
-// 120, against an element at each getComputedStyle, and again for each of its ancestors
-// (`visibility` inherits); Testing Library's role queries and user-event's pointer checks
-// call it for every element they look at. Most of those rules can match only elements of a
-// few names (`address, blockquote, center, div, ...`): with this, such a rule is matched
-// only against elements of those names; any other rule, and every rule of the page's own
-// sheets, as before. The same rules in the same order reach the caller, so every computed
-// style is what jsdom gives without it.
+// jsdom matches every rule of its default style sheet, about 120, against an element at
+// each getComputedStyle, and again for each of its ancestors (`visibility` inherits);
+// Testing Library's role queries and user-event's pointer checks call it for every element
+// they look at (jsdom 22 and later keep a page's computed styles, but drop them at every
+// change of the page, which a rendering test makes all the time). Most of those rules can
+// match only elements of a few names (`address, blockquote, center, div, ...`): with this,
+// such a rule is matched only against elements of those names; any other rule, and every
+// rule of the page's own sheets, as before. The same rules in the same order reach the
+// caller, so every computed style is what jsdom gives without it.
 //
-// Called with the folder of Jest's jsdom environment before that loads jsdom (jsdom's
-// Window takes the function as it loads). A jsdom whose style rules are shaped otherwise
-// (jsdom 22 and later cache the cascade themselves) is left as it is.
+// Two ways in, one matcher (`sparseRules`):
+// - jsdom 20 (Jest's jsdom environment): the module, called with the environment's folder
+//   before that loads jsdom, replaces style-rules.js's exported matcher (jsdom's Window
+//   takes the function as it loads). A jsdom whose style rules are shaped otherwise is left
+//   as it is.
+// - jsdom 25 (node's packages' script, which the harness and Vitest's test processes take
+//   jsdom from): make-shared.mjs has esbuild end style-rules.js with one line that sets
+//   the module's own matcher to `sparseRules(...)` (RULES_LINE below).
 'use strict';
 const path = require('path');
 
@@ -37,6 +43,37 @@ function namesOf(rule) {
   return names;
 }
 
+// What handles one sheet's rules for an element, as jsdom does (the rules of a media rule
+// for `screen`, in order).
+function handleSheet(sheet, elementImpl, handleRule, matchesDontThrow) {
+  Array.prototype.forEach.call(sheet.cssRules, (rule) => {
+    if (rule.media) {
+      if (Array.prototype.indexOf.call(rule.media, 'screen') !== -1) {
+        Array.prototype.forEach.call(rule.cssRules, (inner) => {
+          if (matchesDontThrow(elementImpl, inner.selectorText)) handleRule(inner);
+        });
+      }
+    } else if (matchesDontThrow(elementImpl, rule.selectorText)) {
+      handleRule(rule);
+    }
+  });
+}
+
+// jsdom's forEachMatchingSheetRuleOfElement over `parsed` (the default sheet, parsed by the
+// CSS parser that jsdom uses), with the default sheet's rules indexed by element name.
+function sparseRules(parsed, matchesDontThrow) {
+  const indexed = Array.from(parsed.cssRules, (rule) => [rule, namesOf(rule)]);
+  return (elementImpl, handleRule) => {
+    const name = String(elementImpl._localName).toLowerCase();
+    for (const [rule, names] of indexed) {
+      if (names !== null && !names.has(name)) continue;
+      handleSheet({ cssRules: [rule] }, elementImpl, handleRule, matchesDontThrow);
+    }
+    Array.prototype.forEach.call(elementImpl._ownerDocument.styleSheets._list, (sheet) =>
+      handleSheet(sheet, elementImpl, handleRule, matchesDontThrow));
+  };
+}
+
 module.exports = function sparseDefaultSheet(environment) {
   let root;
   try {
@@ -57,32 +94,19 @@ module.exports = function sparseDefaultSheet(environment) {
   if (typeof rules.forEachMatchingSheetRuleOfElement !== 'function' || 'getDeclarationForElement' in rules) {
     return false;
   }
-  const { matchesDontThrow } = selectors;
-  const { forEach, indexOf } = Array.prototype;
-  const indexed = Array.from(cssom.parse(text).cssRules, (rule) => [rule, namesOf(rule)]);
-
-  function handleSheet(sheet, elementImpl, handleRule) {
-    forEach.call(sheet.cssRules, (rule) => {
-      if (rule.media) {
-        if (indexOf.call(rule.media, 'screen') !== -1) {
-          forEach.call(rule.cssRules, (inner) => {
-            if (matchesDontThrow(elementImpl, inner.selectorText)) handleRule(inner);
-          });
-        }
-      } else if (matchesDontThrow(elementImpl, rule.selectorText)) {
-        handleRule(rule);
-      }
-    });
-  }
-
-  rules.forEachMatchingSheetRuleOfElement = (elementImpl, handleRule) => {
-    const name = String(elementImpl._localName).toLowerCase();
-    for (const [rule, names] of indexed) {
-      if (names !== null && !names.has(name)) continue;
-      if (rule.media) handleSheet({ cssRules: [rule] }, elementImpl, handleRule);
-      else if (matchesDontThrow(elementImpl, rule.selectorText)) handleRule(rule);
-    }
-    forEach.call(elementImpl._ownerDocument.styleSheets._list, (sheet) => handleSheet(sheet, elementImpl, handleRule));
-  };
+  rules.forEachMatchingSheetRuleOfElement = sparseRules(cssom.parse(text), selectors.matchesDontThrow);
   return true;
 };
+module.exports.sparseRules = sparseRules;
+
+// jsdom 25's style-rules.js, as make-shared.mjs bundles it: what its module must hold for
+// RULES_LINE (its own names) and the line that, added at its end, indexes its sheet.
+module.exports.RULES_SHAPE = [
+  'function forEachMatchingSheetRuleOfElement(elementImpl, handleRule) {',
+  'const cssom = require(',
+  'const defaultStyleSheet = require(',
+  'const { matchesDontThrow } = require(',
+  'handleSheet(parsedDefaultStyleSheet);',
+];
+module.exports.RULES_LINE = (sheet) =>
+  `\nforEachMatchingSheetRuleOfElement = require(${JSON.stringify(sheet)}).sparseRules(cssom.parse(defaultStyleSheet), matchesDontThrow);\n`;

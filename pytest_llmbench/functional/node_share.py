@@ -5,7 +5,8 @@ from the cache, instead of resolving, reading and compiling about a thousand mod
 it too (vitest_jsdom.mjs).
 
 Made once per node_modules and node version, from our own code only, never an answer's:
-esbuild bundles the packages (make-shared.mjs `bundle`), then our warm-up page runs on
+esbuild bundles the packages (make-shared.mjs `bundle`; jsdom's default style sheet is
+indexed by element name there, jsdom_sheet.js), then our warm-up page runs on
 that script and V8's code for it is written out (`warm`): once in a process with the
 harness's node flags, once without them (V8 takes a code cache only under the flags it was
 made with; Vitest's processes have none). The script and its caches live in the user's
@@ -36,6 +37,7 @@ from .workspace import HARNESS
 RECIPE = 2  # bump when the bundle's making changes outside the files hashed here
 CACHE_ENV = "LLMBENCH_NODE_SHARE_CACHE"
 MADE_FROM = ("shared.mjs", "make-shared.mjs")  # with harness.mjs: the warm-up runs it
+SHEET = HARNESS.parent / "jsdom_sheet.js"  # bundled into the script (make-shared.mjs)
 PACKAGES = ("jsdom", "@testing-library/dom", "@testing-library/user-event", "esbuild")
 FILES = ("deps.cjs", "deps.cache", "deps.plain.cache")  # shared.mjs: DEPS, CODE_CACHE, PLAIN_CACHE
 TIMEOUT_S = 120.0
@@ -63,8 +65,8 @@ def _key(modules: Path) -> str:
     checkout's packages would not load from this one's)."""
     digest = hashlib.sha256(f"recipe {RECIPE}\nnode {_node_version()}\n".encode())
     digest.update(str(modules.resolve()).encode())
-    for name in (*MADE_FROM, "harness.mjs"):
-        digest.update(b"\0" + name.encode() + b"\0" + (HARNESS / name).read_bytes())
+    for file in (*(HARNESS / name for name in (*MADE_FROM, "harness.mjs")), SHEET):
+        digest.update(b"\0" + file.name.encode() + b"\0" + file.read_bytes())
     for package in PACKAGES:
         digest.update(b"\0" + (modules / package / "package.json").read_bytes())
     return digest.hexdigest()[:20]
