@@ -197,6 +197,18 @@ let served = 0;
 Runtime.createResolver = (...args) => (resolver ||= createResolver.apply(Runtime, args));
 const clearCache = Resolver.clearDefaultResolverCache;
 Resolver.clearDefaultResolverCache = () => (served > 0 ? undefined : clearCache.call(Resolver));
+// The packages' files (under the package tree, which the run may only read) are read once
+// for all runs; every other file, each time a test file asks, as in a run of its own.
+const packages = %(modules)s + '/';
+const texts = new Map();
+const readFile = Runtime.prototype.readFile;
+Runtime.prototype.readFile = function (filename) {
+  if (!filename.startsWith(packages)) return readFile.call(this, filename);
+  let text = texts.get(filename);
+  if (text === undefined) texts.set(filename, (text = readFile.call(this, filename)));
+  else this._cacheFS.set(filename, text);
+  return text;
+};
 const out = process.stdout.write.bind(process.stdout);
 const config = %(config)s;
 const root = process.cwd();
