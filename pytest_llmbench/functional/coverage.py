@@ -1,7 +1,8 @@
 """Which test files can see a mutant (mutation mode): the dataset's files whose code each
 test file's clean run executed, as the runner gives it (Jest: the modules its runtime
-ran for the test file, recorded by our runtime class, jest.py), written to OUT/COVERAGE,
-one JSON line per test file:
+ran for the test file, recorded by our runtime class, jest.py; Vitest: the modules its
+module runner evaluated for the test file, noted by our setup file, vitest.py), written to
+OUT/COVERAGE, one JSON line per test file:
 
     {"test": "src/a.test.js", "files": ["src/a.js", "src/b.js"]}
 

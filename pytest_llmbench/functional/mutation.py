@@ -90,7 +90,7 @@ WARM: dict[str, Warm] = {
     "vitest": warm_vitest,
 }
 # The runners whose clean run writes which files each test file ran (coverage.py).
-COVERS = {"jest"}
+COVERS = {"jest", "vitest"}
 EQUIVALENT = (
     "the tests did not pass on an equivalent mutant (the mutated files with new comments, "
     "blank lines and unused locals) as they did on the code as given: they read the source's "

@@ -14,6 +14,8 @@ Mutation mode serves an answer's runs from one process (`warm`, functional/warm.
 vitest_server.mjs, copied into OWN, starts Vitest's Node API once with the same config
 (config.mjs, which the run's own config file imports too) and runs each request afresh: a
 new test process per run, a new module graph per test file, every transform made again.
+The clean run also notes which of the answer's and dataset's files each test file ran
+(coverage.py): a mutant then runs only with the test files that ran its file.
 With a jsdom environment the test process takes jsdom from node's packages' script and its
 code cache (node_share.py, vitest_jsdom.mjs), read-only, in place of jsdom's files.
 
@@ -37,6 +39,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..toolchain.node_packages import modules_dir
 from . import node_share
+from .coverage import COVERAGE
 from .jsreport import JsRunner, read_options
 from .outcome import SuiteRun
 from .warm import WarmSpec
@@ -68,8 +71,30 @@ class VitestOptions(BaseModel):
 SETUP = """\
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, inject } from 'vitest';
+import { appendFileSync } from 'node:fs';
+import { relative } from 'node:path';
 afterEach(() => cleanup());
+// With coverage asked for (the clean run of mutation mode: LLMBENCH_COVERAGE in a run of
+// its own, `llmbenchCoverage` provided by our server in a served one), one JSON line as
+// the test file ends, naming the files outside node_modules whose code ran for it
+// (coverage.py): the modules Vitest's module runner evaluated for this file (it resets them
+// before each file; the packages load outside it).
+const provided = inject('llmbenchCoverage');
+const covered = provided === undefined ? process.env.LLMBENCH_COVERAGE : provided;
+if (covered) {
+  afterAll(() => {
+    const state = globalThis.__vitest_worker__;
+    const root = state.config.root;
+    const files = [];
+    for (const [id, module] of state.moduleCache) {
+      if (module.promise && id.startsWith(root + '/') && !id.includes('/node_modules/')) {
+        files.push(relative(root, id));
+      }
+    }
+    appendFileSync(covered, JSON.stringify({ test: relative(root, state.filepath), files }) + '\\n');
+  });
+}
 """
 
 # Our config, made by a function both the run of its own (its config file in OUT) and the
@@ -193,7 +218,12 @@ def _server(workspace: Path, modules: Path, share: Path | None) -> list[str]:
     OWN (ValueError for bad options); the server's command."""
     test = _own(workspace, options(workspace))
     own = workspace / OWN
-    served: dict[str, object] = {"root": str(workspace.resolve()), "out": OUT, "test": test}
+    served: dict[str, object] = {
+        "root": str(workspace.resolve()),
+        "out": OUT,
+        "coverage": f"{OUT}/{COVERAGE}",
+        "test": test,
+    }
     if share is not None:
         shutil.copyfile(JSDOM, own / "jsdom.mjs")
         shutil.copyfile(HARNESS / "shared.mjs", own / "shared.mjs")

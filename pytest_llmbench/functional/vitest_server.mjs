@@ -1,7 +1,8 @@
 // One answer's Vitest runs served by one process (functional/warm.py, vitest.py's `warm`):
 // Vitest's Node API started once with our config (config.mjs beside this file, as the run
 // of its own has it), then one run per request line on stdin:
-//   {"nonce": "<hex>", "tests": [...], "first": "<canary file>" | null, "bail": true | false}
+//   {"nonce": "<hex>", "tests": [...], "first": "<canary file>" | null, "bail": true | false,
+//    "coverage": true | false}
 // written to the same JSON report as the run of its own, and ended by the line
 // `@@llmbench-done <nonce> <code>` (code: the exit status `vitest run` would have had).
 //
@@ -26,7 +27,7 @@ import { createInterface } from 'node:readline';
 import { createVitest, getFilePoolName } from 'vitest/node';
 import { llmbenchConfig } from './config.mjs';
 
-const { root, out, test, jsdom } = JSON.parse(readFileSync(new URL('./options.json', import.meta.url), 'utf8'));
+const { root, out, coverage, test, jsdom } = JSON.parse(readFileSync(new URL('./options.json', import.meta.url), 'utf8'));
 const preload = ['vitest/dist/workers/forks.js', 'vitest/environments'];
 // jsdom itself, or our module that takes it from the packages' script (vitest_jsdom.mjs)
 process.env.LLMBENCH_JSDOM = fileURLToPath(import.meta.resolve('jsdom'));
@@ -63,6 +64,8 @@ async function run(request) {
   process.env.LLMBENCH_FIRST = request.first ? join(root, request.first) : '';
   process.env.LLMBENCH_ORDER = JSON.stringify(request.tests.map((t) => join(root, t)));
   ctx.configOverride.bail = request.bail ? 2 : 0; // the canaries' must-fail test, then one
+  // where our setup file notes the files each test file ran, if asked (coverage.py)
+  ctx.provide('llmbenchCoverage', request.coverage ? join(root, coverage) : '');
   const files = request.tests.map((t) => join(root, t));
   const specs = ctx.projects.flatMap((p) => files.map((f) => p.createSpec(f, getFilePoolName(p, f))));
   await ctx.report('onInit', ctx);

@@ -453,11 +453,13 @@ def test_jest_serves_an_answers_runs_from_one_process_and_a_mutant_run_stops_ear
         lab.close()
 
 
-@pytest.mark.skipif(jest_modules() is None, reason="runners/jest-react16")
-def test_jest_runs_a_mutant_only_with_the_test_files_that_ran_its_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_a_mutant_runs_only_with_the_test_files_that_ran_its_file(
+    tmp_path: Path, runner: str
+) -> None:
     """The clean run's coverage (coverage.py): no test file runs `src/other.js`, so its
     mutant survives without a run; calc.js's mutants run with the test file that ran it."""
-    functional, dataset = _case(tmp_path, "jest")
+    functional, dataset = _case(tmp_path, runner)
     other = "export const other = () => 1;\n"
     mutants = MUTANTS + "- {id: other-two, file: src/other.js, find: '=> 1', replace: '=> 2'}\n"
     functional = replace(functional, mutants_text=mutants)

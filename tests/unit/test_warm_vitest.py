@@ -46,6 +46,8 @@ describe('calc', () => {
 """
 # Fails in any run that sees what an earlier run left in its realm or its process.
 LEAVES_A_MARK = """\
+import './calc.js';
+
 it('finds no mark of an earlier run', () => {
   const seen = [globalThis.__llmbenchMark, process.__llmbenchMark, process.env.LLMBENCH_MARK];
   globalThis.__llmbenchMark = 1;
@@ -149,13 +151,14 @@ def test_a_run_that_ends_the_server_is_caught_and_the_next_run_gets_a_new_one(
 
 
 def test_a_mutant_run_starts_with_the_smaller_test_files(tmp_path: Path) -> None:
-    """No coverage orders the files here: the smaller first, so the small unit test stops
+    """Without coverage (coverage.py: the clean run's left out here), the smaller first, so the small unit test stops
     the mutant's run and the large suite (first by name) is not run at all."""
     large = SUITE.replace("describe('calc'", "describe('a large suite'") + "\n" * 4000
     small = (
         "import { isEven } from './calc.js';\nit('is even', () => expect(isEven(2)).toBe(true));\n"
     )
     lab = _lab(tmp_path, large, more=[("src/small.test.js", small)])
+    lab.covers = False
     try:
         assert lab.tests == ["src/small.test.js", "src/calc.test.js"]
         assert lab.clean().all_passed
