@@ -67,7 +67,8 @@ function sparseRules(parsed, matchesDontThrow) {
     const name = String(elementImpl._localName).toLowerCase();
     for (const [rule, names] of indexed) {
       if (names !== null && !names.has(name)) continue;
-      handleSheet({ cssRules: [rule] }, elementImpl, handleRule, matchesDontThrow);
+      if (rule.media) handleSheet({ cssRules: [rule] }, elementImpl, handleRule, matchesDontThrow);
+      else if (matchesDontThrow(elementImpl, rule.selectorText)) handleRule(rule);
     }
     Array.prototype.forEach.call(elementImpl._ownerDocument.styleSheets._list, (sheet) =>
       handleSheet(sheet, elementImpl, handleRule, matchesDontThrow));
