@@ -1,8 +1,9 @@
 """Vitest's warm server (functional/vitest_server.mjs) in real sandboxed runs: served runs give
 the outcomes runs of their own give, on the code as given and on a mutant (whose change the
-server sees); each run starts from a fresh realm (a global one run sets is not there in the
-next); a test that ends the server ends its run, and the next run starts a new server that
-works; the canaries still catch a report the tests forged."""
+server sees), and the same coverage of the clean run; each run starts from a fresh realm (a
+global one run sets is not there in the next); a test that ends the server ends its run,
+and the next run starts a new server that works; the canaries still catch a report the
+tests forged."""
 
 from __future__ import annotations
 
@@ -120,6 +121,10 @@ def test_served_runs_give_the_outcomes_of_runs_of_their_own(tmp_path: Path) -> N
     assert killed(mutant) and _outcomes(mutant) == _outcomes(own_mutant)
     assert _outcomes(mutant)[0] == ("src/calc.test.js > calc knows an even number", "failed")
     assert served.evidence == own.evidence == []
+    # the clean run's coverage (coverage.py), noted alike by both
+    ran = {".llmbench-vitest/setup.mjs", "src/calc.js", "src/calc.test.js"}
+    assert served.coverage is not None and own.coverage is not None
+    assert served.coverage.ran["src/calc.test.js"] == own.coverage.ran["src/calc.test.js"] == ran
 
 
 def test_each_run_starts_from_a_fresh_realm(tmp_path: Path) -> None:
