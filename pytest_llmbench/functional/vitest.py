@@ -79,20 +79,23 @@ afterEach(() => cleanup());
 // its own, `llmbenchCoverage` provided by our server in a served one), one JSON line as
 // the test file ends, naming the files outside node_modules whose code ran for it
 // (coverage.py): the modules Vitest's module runner evaluated for this file (it resets them
-// before each file; the packages load outside it).
+// before each file; the packages load outside it). A line it cannot write is left out:
+// without coverage every test file runs for every mutant, and the suite's own outcome stands.
 const provided = inject('llmbenchCoverage');
 const covered = provided === undefined ? process.env.LLMBENCH_COVERAGE : provided;
 if (covered) {
   afterAll(() => {
-    const state = globalThis.__vitest_worker__;
-    const root = state.config.root;
-    const files = [];
-    for (const [id, module] of state.moduleCache) {
-      if (module.promise && id.startsWith(root + '/') && !id.includes('/node_modules/')) {
-        files.push(relative(root, id));
+    try {
+      const state = globalThis.__vitest_worker__;
+      const root = state.config.root;
+      const files = [];
+      for (const [id, module] of state.moduleCache) {
+        if (module.promise && id.startsWith(root + '/') && !id.includes('/node_modules/')) {
+          files.push(relative(root, id));
+        }
       }
-    }
-    appendFileSync(covered, JSON.stringify({ test: relative(root, state.filepath), files }) + '\\n');
+      appendFileSync(covered, JSON.stringify({ test: relative(root, state.filepath), files }) + '\\n');
+    } catch {}
   });
 }
 """
