@@ -80,16 +80,28 @@ module.exports = class {
   }
 };
 """
-# Jest's own runtime (a test file's module registry), which with LLMBENCH_COVERAGE set (the
-# clean run of mutation mode) also appends, as the test file's run ends, one JSON line
-# naming the files outside node_modules whose code it executed (coverage.py): every module
-# Jest runs goes through _execModule, requireActual and automocks' sources too. The code
-# runs as given: no instrumenting, no inspector.
+# Jest's own runtime (a test file's module registry), with two changes:
+# - the package tree's files (which a run may only read) are read once per process, for
+#   every test file of a run and, in a served one, every later run; Jest itself reads each
+#   file again for each test file. The answer's and dataset's files are read as Jest does.
+# - with LLMBENCH_COVERAGE set (the clean run of mutation mode) it appends, as the test
+#   file's run ends, one JSON line naming the files outside node_modules whose code it
+#   executed (coverage.py): every module Jest runs goes through _execModule, requireActual
+#   and automocks' sources too. The code runs as given: no instrumenting, no inspector.
 RUNTIME = """\
 const fs = require('fs');
 const path = require('path');
 const Runtime = require(%(modules)s + '/jest-runtime').default;
-module.exports = class RecordingRuntime extends Runtime {
+const packages = %(modules)s + '/';
+const texts = new Map();
+module.exports = class LlmbenchRuntime extends Runtime {
+  readFile(filename) {
+    if (!filename.startsWith(packages)) return super.readFile(filename);
+    let text = texts.get(filename);
+    if (text === undefined) texts.set(filename, (text = super.readFile(filename)));
+    else this._cacheFS.set(filename, text);
+    return text;
+  }
   _execModule(localModule, ...rest) {
     if (process.env.LLMBENCH_COVERAGE && !localModule.filename.includes('/node_modules/')) {
       (this.llmbenchRan ||= new Set()).add(localModule.filename);
@@ -197,18 +209,6 @@ let served = 0;
 Runtime.createResolver = (...args) => (resolver ||= createResolver.apply(Runtime, args));
 const clearCache = Resolver.clearDefaultResolverCache;
 Resolver.clearDefaultResolverCache = () => (served > 0 ? undefined : clearCache.call(Resolver));
-// The packages' files (under the package tree, which the run may only read) are read once
-// for all runs; every other file, each time a test file asks, as in a run of its own.
-const packages = %(modules)s + '/';
-const texts = new Map();
-const readFile = Runtime.prototype.readFile;
-Runtime.prototype.readFile = function (filename) {
-  if (!filename.startsWith(packages)) return readFile.call(this, filename);
-  let text = texts.get(filename);
-  if (text === undefined) texts.set(filename, (text = readFile.call(this, filename)));
-  else this._cacheFS.set(filename, text);
-  return text;
-};
 const out = process.stdout.write.bind(process.stdout);
 const config = %(config)s;
 const root = process.cwd();

@@ -50,7 +50,7 @@ async function bundle(folder, requireFrom, sheet) {
   await esbuild.build({
     stdin: { contents: entry.join('\n'), resolveDir: jsdomRoot, loader: 'js' },
     bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'silent',
-    nodePaths: [path.dirname(path.dirname(requireFrom.resolve('jsdom/package.json')))],
+    nodePaths: [path.dirname(jsdomRoot)],
     external: EXTERNAL, plugins: [worker, indexedSheet(jsdomRoot, sheet)], outfile: path.join(folder, DEPS),
   });
 }
