@@ -2,7 +2,7 @@
 run by the console launcher with Mockito (a short JVM, as most suites are) and a program
 that computes much (collections and streams), each with the JDK's default tiered
 compilation, with C1 alone (-XX:TieredStopAtLevel=1), with C2 starting later, and with C2
-later plus the class data archive of the test tools' jars (functional/jvm_share.py); and
+later plus the class data archive of the test tools' jars (toolchain/jvm_share.py); and
 javac on the two, with its flags, without and with its archive.
 
     python bench/jvm_tiers.py [--repeat N]
@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from pytest_llmbench.functional.junit import LAUNCHER, SUPPORT, toolchain  # noqa: E402
 from pytest_llmbench.functional.junit_options import C2_LATER, JAVAC_FLAGS, JVM_FLAGS  # noqa: E402
-from pytest_llmbench.functional.jvm_share import archives  # noqa: E402
+from pytest_llmbench.toolchain.jvm_share import archives  # noqa: E402
 
 PROGRAMS = {
     "ShortTest": """import static org.junit.jupiter.api.Assertions.assertEquals;

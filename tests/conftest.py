@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from pytest_llmbench.functional import jvm_share
 from pytest_llmbench.reporting.reader import parse_result
 from pytest_llmbench.reporting.textstore import TEXTS, read_texts
+from pytest_llmbench.toolchain import jvm_share
 from tests.llm_server import FakeLLMServer
 
 pytest_plugins = ["pytester"]
@@ -39,7 +39,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "multiprocessing.synchronize",
     ):
         importlib.import_module(name)
-    # One folder of JVM class data archives (functional/jvm_share.py) for the whole session,
+    # One folder of JVM class data archives (toolchain/jvm_share.py) for the whole session,
     # its workers and its pytester runs: pytester sets HOME to each test's own folder, where
     # every test that runs JUnit would make them anew.
     os.environ.setdefault(jvm_share.CACHE_ENV, str(jvm_share.cache_folder()))

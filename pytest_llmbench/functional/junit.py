@@ -32,8 +32,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..schema.functional import TestOutcome
-from ..toolchain import sandbox
-from . import javac_carry, jvm_share
+from ..toolchain import jvm_share, sandbox
+from . import javac_carry
 from .jsreport import read_options
 from .junit_options import C2_LATER, JAVAC_FLAGS, JVM_FLAGS, OPTIONS, JUnitOptions, jars
 from .launch import RunnerSandbox

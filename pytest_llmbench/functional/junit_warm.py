@@ -20,8 +20,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from ..toolchain import sandbox
-from . import jvm_share
+from ..toolchain import jvm_share, sandbox
 from .junit import (
     SANDBOX,
     SUPPORT,

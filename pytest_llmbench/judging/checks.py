@@ -15,6 +15,7 @@ pipeline runs checks in a worker thread, so model calls go on meanwhile.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import regex
 
@@ -77,7 +78,7 @@ def _check_regex(pattern: str, answer: str, ignore_case: bool) -> Verdict:
     return Verdict(passed=True, reason=_short(f"matched {_quote(match.group(0))} on line {line}"))
 
 
-def _check_parses(wanted: bool | str, answer: str) -> Verdict | None:
+def _check_parses(wanted: bool | str, answer: str, cache_dir: Path | None) -> Verdict | None:
     everything = wanted is True or wanted == "any"
     family = FAMILIES.get(str(wanted), {str(wanted)})
     chosen = [
@@ -88,7 +89,7 @@ def _check_parses(wanted: bool | str, answer: str) -> Verdict | None:
     if not chosen:
         what = "code block" if everything else f"{wanted} code block"
         return Verdict(passed=False, reason=f"no {what} to check")
-    results = check_files(tuple((f.label, f.language, f.code) for f in chosen))
+    results = check_files(tuple((f.label, f.language, f.code) for f in chosen), cache_dir)
     failures = [f"{r.path}: {r.reason}" for r in results if r.status == "fail"]
     if failures:
         more = f" (+{len(failures) - 1} more)" if len(failures) > 1 else ""
@@ -113,9 +114,10 @@ def _check_file(paths: list[str], answer: str) -> Verdict:
     return Verdict(passed=True, reason=_short(f"names {', '.join(paths)}"))
 
 
-def run_check(check: Check, answer: str) -> Verdict | None:
+def run_check(check: Check, answer: str, cache_dir: Path | None = None) -> Verdict | None:
     """Pass or fail of one deterministic check, the reason saying what was found or missing;
-    None when the check could not be made (a syntax checker that is not installed)."""
+    None when the check could not be made (a syntax checker that is not installed).
+    `cache_dir`: where syntax checks keep their results (syntax.check_files)."""
     if check.contains is not None:
         return _check_contains(_strings(check.contains), answer, check.ignore_case, want=True)
     if check.not_contains is not None:
@@ -123,7 +125,7 @@ def run_check(check: Check, answer: str) -> Verdict | None:
     if check.regex is not None:
         return _check_regex(check.regex, answer, check.ignore_case)
     if check.parses is not None:
-        return _check_parses(check.parses, answer)
+        return _check_parses(check.parses, answer, cache_dir)
     if check.file is not None:
         return _check_file(_strings(check.file), answer)
     raise ValueError("a check needs one of contains, not_contains, regex, parses, file")

@@ -150,15 +150,17 @@ def measure_answer(
     dataset: Dataset | None,
     input_complexity: Complexity | None,
     baseline: float | None = None,
+    cache_dir: Path | None = None,
 ) -> CodeMetrics:
     """Every code metric of one answer; unscored figures are null with a reason.
-    `baseline`: prepare_baseline's figure for this reference and dataset, if known."""
+    `baseline`: prepare_baseline's figure for this reference and dataset, if known;
+    `cache_dir`: where the syntax checks' results are kept (syntax.check_files)."""
     workspace = answer_workspace(answer)
     output = total(measure_files([SourceFile(_file_name(f), f.code) for f in workspace.files]))
     has_code = output.loc > 0
     input_gci = input_complexity.gci if input_complexity else None
     checkable = [f for f in workspace.files if f.language in TOOL_KINDS]
-    checks = check_files(tuple((f.label, f.language, f.code) for f in checkable))
+    checks = check_files(tuple((f.label, f.language, f.code) for f in checkable), cache_dir)
     checked = [c for c in checks if c.status != "not checked"]
     if checked:
         executability: float | None = sum(c.status == "pass" for c in checked) / len(checked)

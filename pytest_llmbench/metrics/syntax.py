@@ -17,6 +17,7 @@ found in $LLMBENCH_ESBUILD, `<cwd or project>/node_modules/.bin/esbuild`, or on 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
@@ -27,9 +28,10 @@ from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from ..errors import CheckerBroken
+from ..folders import keep
 from ..formats.languages import LANGUAGES
 from ..schema.code import FileCheck
-from ..toolchain import sandbox
+from ..toolchain import jvm_share, sandbox
 from .structure import structure_problem
 
 TOOL_KINDS = {
@@ -185,12 +187,25 @@ def _run_esbuild(tool: str, files: list[Path], kinds: list[str], work: Path) -> 
 _JAVAC_ERROR = re.compile(r"^(?P<file>.+?\.java):(?P<line>\d+): error: (?P<msg>.*)$", re.M)
 
 
+# Stop after parsing: imports of libraries that are not installed are not errors here. A
+# parse is over before the JIT's second tier would pay off: C1 only, and the serial GC.
+JAVAC_FLAGS = (
+    "-J-Xmx256m",
+    "-J-XX:TieredStopAtLevel=1",
+    "-J-XX:+UseSerialGC",
+    "-XDshould-stop.ifNoError=PARSE",
+    "-XDshould-stop.ifError=PARSE",
+)
+
+
 def _run_javac(tool: str, files: list[Path], kinds: list[str], work: Path) -> list[str | None]:
-    # Stop after parsing: imports of libraries that are not installed are not errors here.
-    command = [tool, "-J-Xmx256m", "-XDshould-stop.ifNoError=PARSE", "-XDshould-stop.ifError=PARSE"]
+    # the classes a parse loads, from a class data archive (jvm_share.parse_archive)
+    shared = jvm_share.parse_archive(tool, JAVAC_FLAGS)
+    command = [tool, *JAVAC_FLAGS, *(f"-J{flag}" for flag in shared.javac)]
     command = [*command, "-d", str(work / "out"), *map(str, files)]
+    reads = [shared.folder] if shared.folder else []
     outcome = sandbox.run(
-        command, work, processes=sandbox.JVM_PROCESS_LIMIT, runs_answer_code=False
+        command, work, processes=sandbox.JVM_PROCESS_LIMIT, reads=reads, runs_answer_code=False
     )
     return _compiler_problems("javac", outcome, _JAVAC_ERROR, files, work)
 
@@ -235,9 +250,57 @@ def _file_name(index: int, language: str, path: str | None) -> str:
     return f"f{index}/{name}"
 
 
-def check_files(files: tuple[tuple[str, str, str], ...]) -> list[FileCheck]:
-    """Check (label, language, code) files; one result each, in order."""
-    return list(_check_cached(files))
+def check_files(
+    files: tuple[tuple[str, str, str], ...], cache_dir: Path | None = None
+) -> list[FileCheck]:
+    """Check (label, language, code) files; one result each, in order. With `cache_dir`
+    the results are kept there (`_kept`), so the same files checked by another worker
+    process or a later run are not checked again."""
+    if cache_dir is None:
+        return list(_check_cached(files))
+    target = cache_dir / "syntax" / f"{_check_key(files)}.json"
+    try:
+        kept = [FileCheck.model_validate(c) for c in json.loads(target.read_text("utf-8"))]
+        if [(c.path, c.language) for c in kept] == [(f[0], f[1]) for f in files]:
+            return kept
+    except (OSError, ValueError, TypeError):  # none yet, or not one: checked again
+        pass
+    checks = list(_check_cached(files))
+    if _kept(checks):
+        keep(cache_dir, target, json.dumps([c.model_dump() for c in checks]))
+    return checks
+
+
+def _kept(checks: list[FileCheck]) -> bool:
+    """Whether results may be reused: none depends on this moment (a checker that is not
+    installed or broke, or one that ran out of time on a loaded machine)."""
+    return all(c.status != "not checked" and c.reason != _TIMED_OUT for c in checks)
+
+
+@functools.cache
+def _recipe() -> str:
+    """What the checks' results depend on besides the files: this module and structure.py
+    (scripts, flags, parsing of the tools' output), and each tool's program (path, size,
+    time; the interpreter's version for the Python check)."""
+    digest = hashlib.sha256(sys.version.encode())
+    for source in (Path(__file__), Path(__file__).with_name("structure.py")):
+        digest.update(source.read_bytes())
+    for kind in CHECKERS:
+        tool = _tool(kind)
+        try:
+            info = Path(tool).resolve().stat() if tool else None
+        except OSError:
+            info = None
+        digest.update(f"\0{kind}:{tool}:{info and (info.st_size, info.st_mtime_ns)}".encode())
+    return digest.hexdigest()
+
+
+def _check_key(files: tuple[tuple[str, str, str], ...]) -> str:
+    digest = hashlib.sha256(_recipe().encode())
+    for label, language, code in files:
+        for part in (label, language, code):
+            digest.update(hashlib.sha256(part.encode("utf-8", "surrogatepass")).digest())
+    return digest.hexdigest()[:40]
 
 
 @functools.lru_cache(maxsize=256)

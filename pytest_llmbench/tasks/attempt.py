@@ -58,7 +58,7 @@ async def measure(run: ItemRun, answer: str) -> CodeMetrics:
     case = run.case
     reference = case.scenario.reference_for(case.dataset)
     return await off_process(
-        measure_answer, answer, reference, case.dataset, case.complexity, figure
+        measure_answer, answer, reference, case.dataset, case.complexity, figure, case.cache_dir
     )
 
 

@@ -100,7 +100,13 @@ async def run_attempt(
     judges = setup.judges if steps and not reply.degraded else ()
     # Checks (CPU pool) and code metrics (worker processes) run while the judges are asked.
     checking = asyncio.ensure_future(
-        off_loop(lambda: {id(s.check): run_check(s.check, reply.text) for s in steps if s.check})
+        off_loop(
+            lambda: {
+                id(s.check): run_check(s.check, reply.text, case.cache_dir)
+                for s in steps
+                if s.check
+            }
+        )
     )
     measuring = asyncio.ensure_future(measure(run, reply.text))
     asking = asyncio.gather(*(judge_answer(j, setup, submission, steps) for j in judges))

@@ -17,6 +17,7 @@ from pytest_llmbench.formats.workspace import answer_workspace, safe_path
 from pytest_llmbench.metrics import syntax
 from pytest_llmbench.metrics.answer_metrics import code_text, measure_answer, normalised, similarity
 from pytest_llmbench.metrics.complexity import measure
+from pytest_llmbench.schema.code import FileCheck
 from pytest_llmbench.toolchain import confine, sandbox
 from tests.conftest import REPO
 
@@ -329,3 +330,49 @@ def test_a_baseline_kept_in_the_cache_folder_is_read_by_the_next_run(
     kept.write_text("{not json", encoding="utf-8")
     assert answer_metrics.prepare_baseline(reference, _dataset(original), tmp_path) == 0.25
     assert json.loads(kept.read_text(encoding="utf-8")) == {"baseline": 0.25}
+
+
+def test_syntax_checks_kept_in_the_cache_folder_are_read_by_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked files' results are kept under the cache folder by the files (labels,
+    languages, code) and the checks' recipe: another process (the in-memory cache is
+    cleared) reads them without running a checker; other files are checked; results that
+    depend on the moment (a checker missing or timed out) and damaged files are not reused."""
+    files = (("a.py", "python", "x = 1"), ("b.py", "python", "x = = 1"))
+    syntax._check_cached.cache_clear()
+    first = syntax.check_files(files, tmp_path)
+    assert [c.status for c in first] == ["pass", "fail"]
+    (kept,) = (tmp_path / "syntax").iterdir()
+    ran: list[str] = []
+    real = syntax._run_group
+
+    def counted(kind: str, *args: object) -> object:
+        ran.append(kind)
+        return real(kind, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(syntax, "_run_group", counted)
+    syntax._check_cached.cache_clear()
+    assert syntax.check_files(files, tmp_path) == first and ran == []
+    relabelled = (("c.py", "python", "x = 1"), ("b.py", "python", "x = = 1"))
+    assert [c.path for c in syntax.check_files(relabelled, tmp_path)] == ["c.py", "b.py"]
+    assert ran == ["python"]
+    kept.write_text("[{not json", encoding="utf-8")
+    syntax._check_cached.cache_clear()
+    assert syntax.check_files(files, tmp_path) == first and ran == ["python", "python"]
+    assert json.loads(kept.read_text(encoding="utf-8"))[1]["status"] == "fail"
+    # a checker that ran out of time, or is not installed: checked again next time
+    monkeypatch.setattr(syntax, "_tool", lambda kind: None)
+    syntax._check_cached.cache_clear()
+    syntax._recipe.cache_clear()
+    try:
+        unchecked = syntax.check_files((("d.py", "python", "y = 2"),), tmp_path)
+        assert unchecked[0].status == "not checked"
+        timed_out = FileCheck(
+            path="e.py", language="python", status="fail", reason=syntax._TIMED_OUT
+        )
+        assert not syntax._kept([timed_out])
+    finally:
+        syntax._recipe.cache_clear()
+        syntax._check_cached.cache_clear()
+    assert len(list((tmp_path / "syntax").iterdir())) == 2

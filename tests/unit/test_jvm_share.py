@@ -1,4 +1,4 @@
-"""Class data sharing for the JUnit runner's JVMs (functional/jvm_share.py): archives made
+"""Class data sharing for the JUnit runner's JVMs (toolchain/jvm_share.py): archives made
 from our warm-up alone, mapped by the JVMs of a run, read-only to the answer's code."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.functional import junit, jvm_share
+from pytest_llmbench.functional import junit
 from pytest_llmbench.functional.outcome import SuiteRun
-from pytest_llmbench.toolchain import sandbox
+from pytest_llmbench.toolchain import jvm_share, sandbox
 
 
 @pytest.fixture
@@ -160,3 +160,48 @@ def test_the_warm_server_is_made_once_from_our_sources_and_maps_its_archive(
         tools.javac, tools.java, tools.jars, (*roots, tmp_path / "more"), junit_warm._warm_up()
     )
     assert other is not None and other.jar != made.jar
+
+
+# --- the syntax check's javac (metrics/syntax.py) -------------------------------------------
+
+
+def test_the_syntax_checks_javac_maps_an_archive_of_its_own_in_the_sandbox(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_llmbench.metrics import syntax
+
+    javac = syntax._tool("javac")
+    if javac is None:
+        pytest.skip("no javac on this machine")
+    monkeypatch.setenv(jvm_share.CACHE_ENV, str(tmp_path / "jvm"))
+    monkeypatch.setattr(jvm_share, "_made", {})
+    made = jvm_share.parse_archive(javac, syntax.JAVAC_FLAGS)
+    assert made.folder == tmp_path / "jvm" and len(made.javac) == 1 and not made.java
+    [archive] = (tmp_path / "jvm").glob("javac-parse-*.jsa")
+    # -Xshare:on refuses to start when the archive does not map: the check's own flags, in
+    # its sandbox, reading the folder it is given
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "Broken.java").write_text("class Broken { int x = ; }\n", encoding="utf-8")
+    command = [javac, "-J-Xshare:on", *syntax.JAVAC_FLAGS, f"-J{made.javac[0]}", "Broken.java"]
+    ran = sandbox.run(command, work, processes=sandbox.JVM_PROCESS_LIMIT, reads=[made.folder])
+    assert ran.returncode == 1 and "Broken.java:1: error: illegal start of expression" in ran.stderr
+    # a later process finds it; the check reports what it did without it
+    stamp = archive.stat().st_mtime_ns
+    monkeypatch.setattr(jvm_share, "_made", {})
+    assert jvm_share.parse_archive(javac, syntax.JAVAC_FLAGS) == made
+    assert archive.stat().st_mtime_ns == stamp
+    syntax._check_cached.cache_clear()
+    try:
+        checks = syntax.check_files(
+            (
+                ("Broken.java", "java", "class Broken { int x = ; }"),
+                ("Ok.java", "java", "class Ok {}"),
+            )
+        )
+    finally:
+        syntax._check_cached.cache_clear()
+    assert [(c.status, c.reason) for c in checks] == [
+        ("fail", "line 1: illegal start of expression"),
+        ("pass", ""),
+    ]

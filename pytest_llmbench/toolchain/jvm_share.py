@@ -1,7 +1,9 @@
 """Class data sharing (CDS) for the JVMs the JUnit runner starts: javac, and the tests' JVM
 on the test tools' jars (the console launcher with Jupiter, Mockito, Byte Buddy...), load
 the classes they always load from an archive mapped read-only, not by reading, parsing and
-verifying them from the jars again in every run (figures: bench/jvm_tiers.py).
+verifying them from the jars again in every run (figures: bench/jvm_tiers.py). The syntax
+check's javac (metrics/syntax.py: it parses and stops) maps one of its own, made from a
+parse of our warm-up files (`parse_archive`).
 
 An archive is made once per JDK and jar list, from runs of OUR warm-up test alone (never
 an answer's code): javac compiles it with the JDK listing the classes it loads, the
@@ -203,6 +205,80 @@ def archives(javac: str, java: str, jars: Sequence[Path], support: Path, launche
         java=(f"-XX:SharedArchiveFile={junit_jsa}",) if junit_jsa else (),
         folder=cache_folder() if javac_jsa or junit_jsa else None,
     )
+
+
+# What the syntax check's javac loads: a parse of well-formed code that uses most of the
+# grammar, and of a file with an error (the diagnostics' classes and messages).
+PARSE_WARM_UP = {
+    "Warm.java": """\
+package llmbench.warm;
+
+import java.util.*;
+import java.util.function.Function;
+import static java.util.Objects.requireNonNull;
+
+@SuppressWarnings("unchecked")
+public final class Warm<T extends Comparable<? super T>> implements Iterable<T> {
+  private final List<T> items = new ArrayList<>();
+  private static final String NOTE = \"\"\"
+      a text block
+      \"\"\";
+  public record Pair<A, B>(A first, B second) {}
+  public enum Kind { ONE, TWO; Kind next() { return this == ONE ? TWO : ONE; } }
+  public sealed interface Shape permits Box {}
+  public static final class Box implements Shape {}
+  interface Named { default String name() { return "n"; } }
+
+  @Override public Iterator<T> iterator() { return items.iterator(); }
+
+  public <R> List<R> map(Function<? super T, ? extends R> f, int... extra) {
+    var out = new ArrayList<R>();
+    for (T item : items) out.add(f.apply(item));
+    items.forEach(System.out::println);
+    try (var in = new Scanner("x")) { in.next(); }
+    catch (IllegalStateException | NoSuchElementException e) { throw e; }
+    finally { extra = new int[] {1, 2}; }
+    Object o = requireNonNull(NOTE);
+    if (o instanceof String s && !s.isEmpty()) { int n = switch (s.length()) { case 0 -> 0; default -> { yield 1 << 2; } }; }
+    Runnable r = new Runnable() { public void run() { synchronized (this) { assert true : "x"; } } };
+    stop: while (true) { do { break stop; } while (false); }
+    char c = 'c'; long l = 0x1FL; double d = 1.5e3; boolean b = l > 0 ? !false : c == 'd';
+    return (List<R>) out;
+  }
+}
+""",
+    "Broken.java": "public class Broken { void f() { int x = ; } }\n",
+}
+
+
+def parse_archive(javac: str, flags: Sequence[str]) -> Archives:
+    """The archive of the classes javac loads to parse (`flags`: javac's own, -J ones
+    included, as the check runs it), for the JDK `javac` belongs to: made on first use
+    from a parse of PARSE_WARM_UP (as `archives`); none where it cannot be made."""
+    java = str(Path(javac).resolve().parent / "java")
+    jsa, _ = _once(("parse", javac, *flags), lambda folder: _make_parse(javac, java, flags, folder))
+    if jsa is None:
+        return Archives()
+    return Archives(javac=(f"-XX:SharedArchiveFile={jsa}",), folder=cache_folder())
+
+
+def _make_parse(
+    javac: str, java: str, flags: Sequence[str], folder: Path
+) -> tuple[Path | None, None]:
+    recipe = hashlib.sha256(repr((sorted(PARSE_WARM_UP.items()), list(flags))).encode())
+    target = folder / f"javac-parse-{_key(java, ())}-{recipe.hexdigest()[:8]}.jsa"
+    if target.is_file():
+        return target, None
+    with tempfile.TemporaryDirectory(prefix="llmbench-jvm-") as scratch:
+        work = Path(scratch)
+        for name, text in PARSE_WARM_UP.items():
+            (work / name).write_text(text, encoding="utf-8")
+        listed = work / "parse.lst"
+        command = [javac, f"-J-XX:DumpLoadedClassList={listed}", *flags, "-d", "out"]
+        _run([*command, *sorted(PARSE_WARM_UP)], work)  # Broken.java: it exits 1
+        if not listed.is_file() or not _dump(java, listed, target, None):
+            return None, None
+    return target, None
 
 
 @dataclass(frozen=True)
