@@ -294,7 +294,9 @@ async def run_dialog_attempt(run: ItemRun, number: int) -> JudgedAttempt:
     measuring = asyncio.ensure_future(measure(run, answer))  # while the turns are judged
     degraded = dialog.degraded()  # then not judged; its turns keep their checks
     judging = replace(run.setup, judges=()) if degraded else run.setup
-    scored = await cancelling(score_turns(runs, case.scenario.system, judging), testing, measuring)
+    scored = await cancelling(
+        score_turns(runs, case.scenario.system, judging, case.cache_dir), testing, measuring
+    )
     return JudgedAttempt(
         number=number,
         answer=answer,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..cpu import off_loop
 from ..formats.criteria import Check
@@ -45,19 +46,22 @@ class TurnRun:
     changed: dict[str, str]  # path -> text written with new content in this turn
 
 
-def workspace_check(check: Check, files: dict[str, str], changed: dict[str, str]) -> Verdict | None:
+def workspace_check(
+    check: Check, files: dict[str, str], changed: dict[str, str], cache_dir: Path | None = None
+) -> Verdict | None:
+    """`check` of a turn's workspace (`cache_dir`: where syntax checks keep their results)."""
     if check.file is not None:
-        return run_check(check, fenced_files(files))
+        return run_check(check, fenced_files(files), cache_dir)
     if check.path is None:
         if not changed:  # nothing to judge, so not even a not_contains holds
             return Verdict(passed=False, reason="no file was changed in this step")
-        return run_check(check, fenced_files(changed))
+        return run_check(check, fenced_files(changed), cache_dir)
     path = check.path  # normalised when the scenario was loaded (formats/paths.py)
     if path not in files:
         return Verdict(passed=False, reason=f"no file {path} in the workspace")
     if check.parses is not None:
-        return run_check(check, fenced_files({path: files[path]}))
-    return run_check(check, files[path])
+        return run_check(check, fenced_files({path: files[path]}), cache_dir)
+    return run_check(check, files[path], cache_dir)
 
 
 def turn_answer(run: TurnRun) -> str:
@@ -129,7 +133,9 @@ class ScoredTurns:
     completeness: MetricResult
 
 
-async def score_turns(runs: list[TurnRun], system: str, setup: JudgeSetup) -> ScoredTurns:
+async def score_turns(
+    runs: list[TurnRun], system: str, setup: JudgeSetup, cache_dir: Path | None = None
+) -> ScoredTurns:
     turns = [r.turn for r in runs]
     judged = await asyncio.gather(*(_judge_turn(r, system, turns, setup) for r in runs))
     results: list[TurnResult] = []
@@ -138,7 +144,7 @@ async def score_turns(runs: list[TurnRun], system: str, setup: JudgeSetup) -> Sc
     for run, outcomes in zip(runs, judged, strict=True):
 
         def check(c: Check, run: TurnRun = run) -> Verdict | None:
-            return workspace_check(c, run.files, run.changed)
+            return workspace_check(c, run.files, run.changed, cache_dir)
 
         # Checks are CPU work (regexes, syntax-check subprocesses): off the event loop.
         steps = await off_loop(step_results, run.turn.steps, check, outcomes)
