@@ -79,6 +79,9 @@ public class LlmbenchWarmUpTest {
 }
 """
 
+# A compile made once (our sources): over before C2 would pay off.
+ONE_OFF_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+
 _lock = threading.Lock()
 _made: dict[tuple[str, ...], tuple[Path | None, Path | None]] = {}
 
@@ -116,14 +119,50 @@ def _key(java: str, jars: Sequence[Path]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
 
 
-def _run(command: list[str], cwd: Path, stdin: str = "") -> bool:
+def _exit(command: list[str], cwd: Path, stdin: str = "") -> int | None:
+    """The exit status of `command` (None where it did not start or ran out of time)."""
     try:
         done = subprocess.run(
             command, cwd=cwd, capture_output=True, timeout=TIMEOUT_S, input=stdin.encode()
         )
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
+        return None
+    return done.returncode
+
+
+def _run(command: list[str], cwd: Path, stdin: str = "") -> bool:
+    return _exit(command, cwd, stdin) == 0
+
+
+def _archived(
+    command: list[str],
+    cwd: Path,
+    target: Path,
+    classpath: str | None,
+    stdin: str = "",
+    status: int = 0,
+) -> bool:
+    """Run our warm-up `command` (java's, or javac's: its JVM's flags then take -J) so that
+    its JVM archives the classes it loaded into `target` as it exits: a dynamic archive, on
+    top of the JDK's own, made by the run itself. Where the JDK makes none (it has no
+    archive of its own), `_dump` makes one from the list of the classes the run loaded
+    (`classpath`: the jars that list's classes come from). Whether the run ended with
+    `status`; a run that ended otherwise leaves no archive."""
+    prefix = "-J" if Path(command[0]).name == "javac" else ""
+    partial = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}")
+    listed = cwd / f"{target.stem}.lst"
+    flags = [
+        f"{prefix}-XX:DumpLoadedClassList={listed}",
+        f"{prefix}-XX:ArchiveClassesAtExit={partial}",
+    ]
+    ended = _exit([command[0], *flags, *command[1:]], cwd, stdin) == status
+    java = str(Path(command[0]).resolve().parent / "java")
+    if ended and partial.is_file():
+        os.replace(partial, target)
+    elif ended and listed.is_file():
+        _dump(java, listed, target, classpath)
+    partial.unlink(missing_ok=True)
+    return ended
 
 
 def _dump(java: str, class_list: Path, target: Path, classpath: str | None) -> bool:
@@ -273,12 +312,10 @@ def _make_parse(
         work = Path(scratch)
         for name, text in PARSE_WARM_UP.items():
             (work / name).write_text(text, encoding="utf-8")
-        listed = work / "parse.lst"
-        command = [javac, f"-J-XX:DumpLoadedClassList={listed}", *flags, "-d", "out"]
-        _run([*command, *sorted(PARSE_WARM_UP)], work)  # Broken.java: it exits 1
-        if not listed.is_file() or not _dump(java, listed, target, None):
+        command = [javac, *flags, "-d", "out", *sorted(PARSE_WARM_UP)]
+        if not _archived(command, work, target, None, status=1):  # Broken.java's error
             return None, None
-    return target, None
+    return target if target.is_file() else None, None
 
 
 @dataclass(frozen=True)
@@ -328,8 +365,9 @@ def _make_server(
     with tempfile.TemporaryDirectory(prefix="llmbench-jvm-") as scratch:
         work = Path(scratch)
         sources = [str(p) for p in _java_files(roots)]
-        if not _run([javac, "-d", "classes", "-cp", jar_path, "--release", "17", "-nowarn",
-                     "-proc:none", *sources], work):  # fmt: skip
+        compile_once = [f"-J{flag}" for flag in ONE_OFF_FLAGS]
+        if not _run([javac, *compile_once, "-d", "classes", "-cp", jar_path, "--release", "17",
+                     "-nowarn", "-proc:none", *sources], work):  # fmt: skip
             return None, None
         _jar(work / "classes", jar)
         test = work / "src" / "test" / "java" / f"{WARM_UP_CLASS}.java"
@@ -337,15 +375,7 @@ def _make_server(
         test.write_text(WARM_UP, encoding="utf-8")
         arguments, requests = run
         classpath = os.pathsep.join([jar_path, str(jar)])
-        listed = [
-            java,
-            f"-XX:DumpLoadedClassList={work / 'warm.lst'}",
-            "-cp",
-            classpath,
-            *arguments,
-        ]
-        if _run(listed, work, requests):
-            _dump(java, work / "warm.lst", jsa, classpath)
+        _archived([java, "-cp", classpath, *arguments], work, jsa, classpath, requests)
     return jar, jsa if jsa.is_file() else None
 
 
