@@ -81,9 +81,15 @@ module.exports = class {
 };
 """
 # Jest's own runtime (a test file's module registry), with two changes:
-# - the package tree's files (which a run may only read) are read once per process, for
-#   every test file of a run and, in a served one, every later run; Jest itself reads each
-#   file again for each test file. The answer's and dataset's files are read as Jest does.
+# - the package tree's files (which a run may only read) are read, transformed (Jest
+#   leaves them as they are: transformIgnorePatterns) and made into a vm.Script once per
+#   process, for every test file of a run and, in a served one, every later run; Jest
+#   itself does all three again for each test file, a file's stat and a lookup of V8's
+#   compile cache (a hash of its whole text) included. A script runs in each test file's
+#   own context, where its code makes its own objects: nothing of one realm is shared but
+#   the compiled code. Where node's VM API has ES modules, a script's dynamic import() goes
+#   to the runtime that made it, so scripts are not shared there. The answer's and
+#   dataset's files are read, transformed and compiled as Jest does.
 # - with LLMBENCH_COVERAGE set (the clean run of mutation mode) it appends, as the test
 #   file's run ends, one JSON line naming the files outside node_modules whose code it
 #   executed (coverage.py): every module Jest runs goes through _execModule, requireActual
@@ -91,9 +97,13 @@ module.exports = class {
 RUNTIME = """\
 const fs = require('fs');
 const path = require('path');
+const vm = require('vm');
 const Runtime = require(%(modules)s + '/jest-runtime').default;
 const packages = %(modules)s + '/';
 const texts = new Map();
+const transforms = new Map();
+const scripts = new Map();
+const shareScripts = typeof vm.SyntheticModule !== 'function';
 module.exports = class LlmbenchRuntime extends Runtime {
   readFile(filename) {
     if (!filename.startsWith(packages)) return super.readFile(filename);
@@ -101,6 +111,28 @@ module.exports = class LlmbenchRuntime extends Runtime {
     if (text === undefined) texts.set(filename, (text = super.readFile(filename)));
     else this._cacheFS.set(filename, text);
     return text;
+  }
+  transformFile(filename, options) {
+    if (!filename.startsWith(packages)) return super.transformFile(filename, options);
+    const key = filename + '\\n' + JSON.stringify(options || {});
+    const kept = transforms.get(key);
+    if (kept !== undefined) {
+      this._fileTransforms.set(filename, kept.record);
+      if (kept.record.sourceMapPath) this._sourceMapRegistry.set(filename, kept.record.sourceMapPath);
+      return kept.record.code;
+    }
+    const code = super.transformFile(filename, options);
+    const record = this._fileTransforms.get(filename);
+    if (record !== undefined && record.code === code) transforms.set(key, { record });
+    return code;
+  }
+  createScriptFromCode(scriptSource, filename) {
+    if (!shareScripts || !filename.startsWith(packages)) return super.createScriptFromCode(scriptSource, filename);
+    const kept = scripts.get(filename);
+    if (kept !== undefined && kept.source === scriptSource) return kept.script;
+    const script = super.createScriptFromCode(scriptSource, filename);
+    scripts.set(filename, { source: scriptSource, script });
+    return script;
   }
   _execModule(localModule, ...rest) {
     if (process.env.LLMBENCH_COVERAGE && !localModule.filename.includes('/node_modules/')) {

@@ -453,6 +453,41 @@ def test_jest_serves_an_answers_runs_from_one_process_and_a_mutant_run_stops_ear
         lab.close()
 
 
+# A package module (React, from the package tree) marked by each test file that loads it.
+MARKS_REACT = """\
+const React = require('react');
+const { isEven } = require('./calc.js');
+
+test('gets a React of its own', () => {
+  expect(React.llmbenchMark).toBeUndefined();
+  React.llmbenchMark = true;
+});
+test('knows an even number', () => expect(isEven(4)).toBe(true));
+"""
+
+
+@pytest.mark.skipif(jest_modules() is None, reason="runners/jest-react16")
+def test_jest_gives_each_test_file_of_every_run_its_own_package_modules(tmp_path: Path) -> None:
+    """The package tree's files are read, transformed and compiled once per process
+    (jest.py's runtime), but each test file, of the clean run and of a later served run,
+    runs their code in its own realm: a mark one file leaves on React is never seen."""
+    functional, dataset = _case(tmp_path, "jest")
+    suite = [("src/a.test.js", MARKS_REACT), ("src/b.test.js", MARKS_REACT)]
+    used, _ = answer_files_used(suite, {"src/calc.js", "package.json"})
+    (tmp_path / "lab").mkdir()
+    lab = Lab.build(tmp_path / "lab", functional, dataset, used)
+    try:
+        clean = lab.clean()
+        assert clean.all_passed and len(clean.tests) == 4, clean.tests
+        even, _ = load_mutants(MUTANTS, "m.yaml", {"src/calc.js": CALC})
+        run = lab.mutant(even)
+        assert run is not None and killed(run) and lab.evidence == []
+        assert [t.status for t in run.tests][:2] == ["passed", "failed"], run.tests
+        assert lab.server is not None and lab.server.starts == 1 and lab.served
+    finally:
+        lab.close()
+
+
 @pytest.mark.parametrize("runner", RUNNERS)
 def test_a_mutant_runs_only_with_the_test_files_that_ran_its_file(
     tmp_path: Path, runner: str
