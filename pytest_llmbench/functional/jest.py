@@ -123,7 +123,7 @@ module.exports = class LlmbenchRuntime extends Runtime {
     }
     const code = super.transformFile(filename, options);
     const record = this._fileTransforms.get(filename);
-    if (record !== undefined && record.code === code) transforms.set(key, { record });
+    if (record !== undefined && record.code === code) transforms.set(key, { record: Object.freeze(record) });
     return code;
   }
   createScriptFromCode(scriptSource, filename) {
