@@ -18,8 +18,11 @@ The sandbox reads the folder, read-only.
 
 The JUnit runner's warm server (junit_warm.py) is made the same way: our java/ sources
 compiled once into a jar in the cache folder, then run on the warm-up (requests on its
-stdin), and its archive dumped from the classes it loaded: the launcher's, Mockito's and
-javac's, which the server runs in its own JVM.
+stdin), which writes its archive of the classes it loaded as it exits (the launcher's,
+Mockito's and javac's, which the server runs in its own JVM): a dynamic archive over the
+JDK's own, made by the run itself instead of a second JVM dumping a list (`_archived`;
+that list is still dumped where the JDK has no archive of its own). The syntax check's
+archive is made so too.
 
 A run goes on without an archive (the JDK's default sharing) where none can be made: no
 writable cache folder, a dump that fails. The JVM itself checks an archive against the
