@@ -264,7 +264,8 @@ def test_hidden_tests_run_off_the_loop_while_other_calls_go_on(
         gen = Generation(1, None, None, 10.0)
         reference = OfflineModel("llmbench/reference")
         running = asyncio.ensure_future(_attempt(ItemRun(case, reference, gen, setup)))
-        await started.wait()
+        # a check that never starts (it failed first) fails the test, not hangs it
+        await asyncio.wait_for(started.wait(), timeout=60)
         other = ModelRequest(
             messages=(), role="candidate", task=TaskContext(case.scenario, case.dataset)
         )
@@ -290,10 +291,10 @@ def test_checks_run_off_the_loop_while_other_calls_go_on(
         started, answered = asyncio.Event(), threading.Event()
         real = pipeline.run_check
 
-        def check(step_check: Any, answer: str) -> Any:
+        def check(step_check: Any, answer: str, cache_dir: Any = None) -> Any:
             loop.call_soon_threadsafe(started.set)
             seen.setdefault("other call answered", answered.wait(timeout=30))
-            return real(step_check, answer)
+            return real(step_check, answer, cache_dir)
 
         monkeypatch.setattr(pipeline, "run_check", check)
         monkeypatch.setitem(
@@ -308,7 +309,8 @@ def test_checks_run_off_the_loop_while_other_calls_go_on(
                 )
             )
         )
-        await started.wait()
+        # a check that never starts (it failed first) fails the test, not hangs it
+        await asyncio.wait_for(started.wait(), timeout=60)
         other = ModelRequest(
             messages=(), role="candidate", task=TaskContext(case.scenario, case.dataset)
         )
