@@ -188,11 +188,10 @@ _JAVAC_ERROR = re.compile(r"^(?P<file>.+?\.java):(?P<line>\d+): error: (?P<msg>.
 
 
 # Stop after parsing: imports of libraries that are not installed are not errors here. A
-# parse is over before the JIT's second tier would pay off: C1 only, and the serial GC.
+# parse is a short JVM run (jvm_share.SHORT_RUN).
 JAVAC_FLAGS: tuple[str, ...] = (
     "-J-Xmx256m",
-    "-J-XX:TieredStopAtLevel=1",
-    "-J-XX:+UseSerialGC",
+    *(f"-J{flag}" for flag in jvm_share.SHORT_RUN),
     "-XDshould-stop.ifNoError=PARSE",
     "-XDshould-stop.ifError=PARSE",
 )

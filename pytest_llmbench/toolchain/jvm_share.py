@@ -82,8 +82,9 @@ public class LlmbenchWarmUpTest {
 }
 """
 
-# A compile made once (our sources): over before C2 would pay off.
-ONE_OFF_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+# A JVM whose work is over before C2 would pay off (a compile of our sources made once, the
+# syntax check's parse): C1 only, and the serial GC.
+SHORT_RUN = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
 
 _lock = threading.Lock()
 _made: dict[tuple[str, ...], tuple[Path | None, Path | None]] = {}
@@ -141,6 +142,7 @@ def _archived(
     command: list[str],
     cwd: Path,
     target: Path,
+    java: str,
     classpath: str | None,
     stdin: str = "",
     status: int = 0,
@@ -149,7 +151,7 @@ def _archived(
     its JVM archives the classes it loaded into `target` as it exits: a dynamic archive, on
     top of the JDK's own, made by the run itself. Where the JDK makes none (it has no
     archive of its own), `_dump` makes one from the list of the classes the run loaded
-    (`classpath`: the jars that list's classes come from). Whether the run ended with
+    (with `java`; `classpath`: the jars that list's classes come from). Whether the run ended with
     `status`; a run that ended otherwise leaves no archive."""
     prefix = "-J" if Path(command[0]).name == "javac" else ""
     partial = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}")
@@ -159,7 +161,6 @@ def _archived(
         f"{prefix}-XX:ArchiveClassesAtExit={partial}",
     ]
     ended = _exit([command[0], *flags, *command[1:]], cwd, stdin) == status
-    java = str(Path(command[0]).resolve().parent / "java")
     if ended and partial.is_file():
         os.replace(partial, target)
     elif ended and listed.is_file():
@@ -316,7 +317,7 @@ def _make_parse(
         for name, text in PARSE_WARM_UP.items():
             (work / name).write_text(text, encoding="utf-8")
         command = [javac, *flags, "-d", "out", *sorted(PARSE_WARM_UP)]
-        if not _archived(command, work, target, None, status=1):  # Broken.java's error
+        if not _archived(command, work, target, java, None, status=1):  # Broken.java's error
             return None, None
     return target if target.is_file() else None, None
 
@@ -368,7 +369,7 @@ def _make_server(
     with tempfile.TemporaryDirectory(prefix="llmbench-jvm-") as scratch:
         work = Path(scratch)
         sources = [str(p) for p in _java_files(roots)]
-        compile_once = [f"-J{flag}" for flag in ONE_OFF_FLAGS]
+        compile_once = [f"-J{flag}" for flag in SHORT_RUN]
         if not _run([javac, *compile_once, "-d", "classes", "-cp", jar_path, "--release", "17",
                      "-nowarn", "-proc:none", *sources], work):  # fmt: skip
             return None, None
@@ -378,7 +379,7 @@ def _make_server(
         test.write_text(WARM_UP, encoding="utf-8")
         arguments, requests = run
         classpath = os.pathsep.join([jar_path, str(jar)])
-        _archived([java, "-cp", classpath, *arguments], work, jsa, classpath, requests)
+        _archived([java, "-cp", classpath, *arguments], work, jsa, java, classpath, requests)
     return jar, jsa if jsa.is_file() else None
 
 
