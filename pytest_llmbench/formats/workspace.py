@@ -5,7 +5,9 @@ A path that is absolute (`/etc/passwd`, `C:\\x`, `~/x`) or climbs out of the wor
 (`../x`, `a/../../x`) is rejected and reported; its block is kept as an unnamed block, so
 its code still counts for the metrics. When the answer gives one path twice, the later
 block is the file (a model that revises a file repeats it). Blocks without a path are
-named `block<N>` with their language.
+named `block<N>` with their language. A file's text is one a file can hold: a lone
+surrogate (a model's reply is JSON, which can carry one; UTF-8 cannot) becomes "?", which
+leaves a string or a comment parsing as it did and a name failing as it did.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def build_workspace(blocks: list[CodeBlock]) -> Workspace:
             if why is not None:
                 rejected.append((block.path, why))
         language = language_of(block.language, path or block.path)
-        entry = AnswerFile(path, language, block.code, number)
+        entry = AnswerFile(path, language, _encodable(block.code), number)
         if path is None:
             unnamed.append(entry)
         else:
@@ -58,6 +60,10 @@ def build_workspace(blocks: list[CodeBlock]) -> Workspace:
             named[path] = entry
     files = sorted([*named.values(), *unnamed], key=lambda f: f.number)
     return Workspace(tuple(files), tuple(rejected))
+
+
+def _encodable(text: str) -> str:
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def answer_workspace(answer: str) -> Workspace:

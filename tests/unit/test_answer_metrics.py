@@ -376,3 +376,29 @@ def test_syntax_checks_kept_in_the_cache_folder_are_read_by_the_next_run(
         syntax._recipe.cache_clear()
         syntax._check_cached.cache_clear()
     assert len(list((tmp_path / "syntax").iterdir())) == 2
+
+
+def test_a_lone_surrogate_in_an_answers_code_is_measured_and_checked_not_raised(
+    tmp_path: Path,
+) -> None:
+    """A model's reply is JSON, which can carry a lone surrogate that UTF-8 cannot hold:
+    the answer's files hold "?" in its place (formats/workspace.py), so the metrics and
+    checks run on it, a string still parsing and a name still failing."""
+    from pytest_llmbench.formats.criteria import Check
+    from pytest_llmbench.judging.checks import run_check
+
+    answer = (
+        "```python\nx = '\udcff'\n```\n"
+        "```javascript\nconst s = '\ud800';\n```\n"
+        "```typescript\nconst t: string = '\udcfe';\n```\n"
+    )
+    assert [f.code for f in answer_workspace(answer).files][0] == "x = '?'"
+    syntax._check_cached.cache_clear()
+    try:
+        metrics = measure_answer(answer, None, None, None, cache_dir=tmp_path)
+        assert [c.status for c in metrics.syntax] == ["pass", "pass", "pass"], metrics.syntax
+        assert metrics.executability == 1.0 and metrics.loc == 3
+        bad_name = run_check(Check(parses=True), "```python\nx\udcff = 1\n```\n", tmp_path)
+        assert bad_name is not None and not bad_name.passed
+    finally:
+        syntax._check_cached.cache_clear()
