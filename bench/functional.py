@@ -6,7 +6,8 @@ dataset unchanged), all at once through the test pool (one slot per core), as a 
 
 Prints per item its rate, its wait-and-run seconds and its own run time, then items per
 minute over the wall time of the whole batch and the pool size (cores) it ran with, how
-busy the machine's cores were meanwhile (near 100%: only less CPU work makes it faster), then
+busy the machine's cores were meanwhile (near 100%: only less CPU work makes it faster) and
+their busy core-seconds, one core's speed on a fixed loop (to compare machines), then
 per runner: items, their run time split by phase (FunctionalResult.phases: build (javac;
 node's step before a run that makes the app's bundles), tests as the runner timed them,
 start-up as the rest) and, in mutation mode, seconds per mutant (the items' run time,
@@ -70,6 +71,7 @@ async def main() -> None:
     parser.add_argument("--only")
     args = parser.parse_args()
     items = catalogue(args.scenarios, args.datasets, args.only)
+    speed = core_speed()
     jobs = [
         (scenario, key, which)
         for _ in range(args.repeat)
@@ -97,8 +99,29 @@ async def main() -> None:
     if before and after:
         busy = 1 - (after[1] - before[1]) / max(1, after[0] - before[0])
         print(f"the machine's cores were busy {busy:.0%} of the time (all processes, /proc/stat)")
+        used = (after[0] - before[0] - (after[1] - before[1])) / os.sysconf("SC_CLK_TCK")
+        print(f"{used:.1f} core-seconds busy in all, {used / len(jobs):.2f} per item")
+    print(
+        f"one core's speed: {CALIBRATION:,} additions in a pure-Python loop took {speed:.2f} s "
+        "(the best of 3, before the batch): compare figures of other machines by it"
+    )
     for line in by_runner([result for result, _ in results]):
         print(line)
+
+
+CALIBRATION = 10_000_000
+
+
+def core_speed() -> float:
+    """Seconds one core takes for a fixed pure-Python loop, the best of 3: how fast this
+    machine is, so that figures taken on machines of other speeds can be compared."""
+    best = float("inf")
+    for _ in range(3):
+        started, total = time.perf_counter(), 0
+        for number in range(CALIBRATION):
+            total += number
+        best = min(best, time.perf_counter() - started)
+    return best
 
 
 def cpu_ticks() -> tuple[int, int] | None:
