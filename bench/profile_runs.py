@@ -88,15 +88,21 @@ def instrument(keep: Path) -> None:
     launch.RunnerSandbox.run = run  # type: ignore[method-assign]
 
     own_serve, own_end = served.serve, served.end
+    profiled: set[int] = set()  # the node servers' processes
 
     def serve(command: list[str], cwd: Path, **kwargs: Any) -> Any:
-        if command[:1] == ["node"]:
-            command = ["node", *_flags(f"server, {Path(command[-1]).name}"), *command[1:]]
-        return own_serve(command, cwd, **kwargs)
+        if command[:1] != ["node"]:
+            return own_serve(command, cwd, **kwargs)
+        command = ["node", *_flags(f"server, {Path(command[-1]).name}"), *command[1:]]
+        started = own_serve(command, cwd, **kwargs)
+        if isinstance(started, tuple):
+            profiled.add(started[0].pid)
+        return started
 
     def end(process: subprocess.Popen[bytes]) -> None:
-        if process.stdin is not None:  # a server ends at its input's end, and writes
-            try:  # its profile as it exits
+        if process.pid in profiled and process.stdin is not None:
+            profiled.discard(process.pid)  # a node server ends at its input's end, and
+            try:  # writes its profile as it exits
                 process.stdin.close()
                 process.wait(timeout=30)
             except (OSError, subprocess.TimeoutExpired):
