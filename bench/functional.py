@@ -99,7 +99,7 @@ async def main() -> None:
     if before and after:
         busy = 1 - (after[1] - before[1]) / max(1, after[0] - before[0])
         print(f"the machine's cores were busy {busy:.0%} of the time (all processes, /proc/stat)")
-        used = (after[0] - before[0] - (after[1] - before[1])) / os.sysconf("SC_CLK_TCK")
+        used = busy_seconds(before, after)
         print(f"{used:.1f} core-seconds busy in all, {used / len(jobs):.2f} per item")
     print(
         f"one core's speed: {CALIBRATION:,} additions in a pure-Python loop took {speed:.2f} s "
@@ -133,6 +133,12 @@ def cpu_ticks() -> tuple[int, int] | None:
     except (OSError, ValueError):
         return None
     return (sum(fields), fields[3] + fields[4]) if len(fields) > 4 else None
+
+
+def busy_seconds(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """The cores' busy seconds between two cpu_ticks() readings (all processes)."""
+    ticks = (after[0] - before[0]) - (after[1] - before[1])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def by_runner(results: list[FunctionalResult]) -> list[str]:

@@ -40,10 +40,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "bench"))
 
-import functional as bench  # noqa: E402
-
+from bench import functional as bench  # noqa: E402
 from pytest_llmbench.functional import launch, vitest  # noqa: E402
 from pytest_llmbench.toolchain import confine, served  # noqa: E402
 

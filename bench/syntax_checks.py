@@ -18,7 +18,6 @@ without syntax.JAVAC_FLAGS' JIT and GC flags (javac as the JDK starts it).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -28,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.functional import cpu_ticks  # noqa: E402
+from bench.functional import busy_seconds, cpu_ticks  # noqa: E402
 from pytest_llmbench.formats.dataset import DatasetIndex  # noqa: E402
 from pytest_llmbench.formats.render import inline_files  # noqa: E402
 from pytest_llmbench.formats.scenario import load_scenario  # noqa: E402
@@ -111,10 +110,7 @@ def main() -> None:
             before, started = cpu_ticks(), time.perf_counter()
             runs, seconds = one_pass(groups, cache_dir)
             wall, after = time.perf_counter() - started, cpu_ticks()
-            ticks = os.sysconf("SC_CLK_TCK")
-            busy = (
-                (after[0] - after[1] - before[0] + before[1]) / ticks if before and after else 0.0
-            )
+            busy = busy_seconds(before, after) if before and after else 0.0
             split = (
                 ", ".join(f"{k} {runs[k]} runs {seconds[k]:.2f} s" for k in sorted(runs))
                 or "no checker ran"
