@@ -2,7 +2,7 @@
 that has hidden tests, run on the reference answer and on the echo model's answer (the
 dataset unchanged), all at once through the test pool (one slot per core), as a run does.
 
-    python bench/functional.py [--scenarios DIR] [--repeat N] [--only NAME]
+    python bench/functional.py [--scenarios DIR] [--repeat N] [--only NAME] [--by-program]
 
 Prints per item its rate, its wait-and-run seconds and its own run time, then items per
 minute over the wall time of the whole batch and the pool size (cores) it ran with, how
@@ -12,7 +12,8 @@ per runner: items, their run time split by phase (FunctionalResult.phases: build
 node's step before a run that makes the app's bundles), tests as the runner timed them,
 start-up as the rest) and, in mutation mode, seconds per mutant (the items' run time,
 clean and equivalent-mutant runs included, over their mutants), with the mutants no test
-reached (they survive without a run), and that figure over all runners.
+reached (they survive without a run), and that figure over all runners. `--by-program`
+(root): the batch's CPU seconds by program, from process accounting (accounting.py).
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ import argparse
 import asyncio
 import os
 import sys
+import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench import accounting  # noqa: E402
 from pytest_llmbench.formats.dataset import DatasetIndex  # noqa: E402
 from pytest_llmbench.formats.scenario import NO_DATASET, Scenario, load_scenario  # noqa: E402
 from pytest_llmbench.formats.workspace import answer_workspace  # noqa: E402
@@ -69,6 +73,7 @@ async def main() -> None:
     parser.add_argument("--datasets", type=Path, default=REPO / "datasets")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--only")
+    parser.add_argument("--by-program", action="store_true")
     args = parser.parse_args()
     items = catalogue(args.scenarios, args.datasets, args.only)
     speed = core_speed()
@@ -78,11 +83,16 @@ async def main() -> None:
         for scenario, key in items
         for which in ("reference", "echo")
     ]
-    started, before = time.perf_counter(), cpu_ticks()
-    results = await asyncio.gather(
-        *(one(scenario, key, answer_of(scenario, key, which)) for scenario, key, which in jobs)
-    )
-    wall, after = time.perf_counter() - started, cpu_ticks()
+    folder = tempfile.TemporaryDirectory(prefix="llmbench-acct-")
+    record = Path(folder.name) / "pacct"
+    with accounting.accounting(record) if args.by_program else nullcontext(None) as refused:
+        started, before = time.perf_counter(), cpu_ticks()
+        results = await asyncio.gather(
+            *(one(scenario, key, answer_of(scenario, key, which)) for scenario, key, which in jobs)
+        )
+        wall, after = time.perf_counter() - started, cpu_ticks()
+        if args.by_program:
+            time.sleep(accounting.GRACE_S)  # the servers killed as the items ended die
     for (scenario, key, which), (result, seconds) in zip(jobs, results, strict=True):
         figure = f"{result.passed}/{result.total}"
         if result.mode == "mutation":
@@ -96,11 +106,18 @@ async def main() -> None:
         f"{len(jobs)} items in {wall:.1f} s: {len(jobs) / wall * 60:.1f} items/min "
         f"with a pool of {os.cpu_count()} (cores: {os.cpu_count()})"
     )
+    used = None
     if before and after:
         busy = 1 - (after[1] - before[1]) / max(1, after[0] - before[0])
         print(f"the machine's cores were busy {busy:.0%} of the time (all processes, /proc/stat)")
         used = busy_seconds(before, after)
         print(f"{used:.1f} core-seconds busy in all, {used / len(jobs):.2f} per item")
+    if args.by_program and refused:
+        print(f"CPU by program: process accounting could not be turned on (acct: {refused})")
+    elif args.by_program:
+        totals = accounting.cpu_by_program(record.read_bytes())
+        print("\n".join(accounting.lines(totals, used)))
+    folder.cleanup()
     print(
         f"one core's speed: {CALIBRATION:,} additions in a pure-Python loop took {speed:.2f} s "
         "(the best of 3, before the batch): compare figures of other machines by it"

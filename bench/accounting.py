@@ -1,0 +1,81 @@
+"""CPU seconds by program over a stretch of time, from the kernel's process accounting
+(acct(2)): every process that ends meanwhile, those in the sandboxes' namespaces too,
+leaves one record with its user and system time and its command name (15 characters:
+Vitest names its test processes `node (vitest 1)`). Root only (CAP_SYS_PACCT); no package
+is needed. `python bench/functional.py --by-program` uses it.
+
+Turning accounting on points it at a temporary file; turning it off stops it: on a machine
+whose own process accounting is on (Debian's `acct` service), that is stopped too.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+# struct acct_v3 (linux/acct.h), little-endian: flag, version, tty, exit code, uid, gid,
+# pid, ppid, start time, elapsed (float), eight comp_t (utime, stime, ...), command name
+RECORD = struct.Struct("<BBHIIIIIIf8H16s")
+VERSION = 3
+AHZ = 100  # the ticks of a record's times
+# A process leaves its record as it dies: the warm servers, killed as their items end, a
+# moment after (a JVM's threads take their time). Wait this long before turning it off.
+GRACE_S = 2.0
+
+
+def comp_t(value: int) -> int:
+    """A comp_t's value: a 13-bit mantissa and a base-8 exponent in the top 3 bits."""
+    return (value & 0x1FFF) << (3 * (value >> 13))
+
+
+def cpu_by_program(data: bytes) -> Counter[str]:
+    """User plus system seconds per command name over the records in `data`; records of
+    another layout (not version 3) are skipped."""
+    totals: Counter[str] = Counter()
+    for offset in range(0, len(data) - RECORD.size + 1, RECORD.size):
+        fields = RECORD.unpack_from(data, offset)
+        if fields[1] != VERSION:
+            continue
+        utime, stime, comm = fields[10], fields[11], fields[18]
+        name = comm.split(b"\0", 1)[0].decode("utf-8", "replace") or "?"
+        totals[name] += (comp_t(utime) + comp_t(stime)) / AHZ
+    return totals
+
+
+def _acct(path: Path | None) -> str | None:
+    """acct(2) on `path` (None: off); why it failed, or None."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.acct(os.fsencode(path) if path is not None else None) == 0:
+        return None
+    return os.strerror(ctypes.get_errno())
+
+
+@contextmanager
+def accounting(path: Path) -> Iterator[str | None]:
+    """Process accounting into `path` (made empty) while the block runs; yields why it
+    could not be turned on, or None."""
+    path.write_bytes(b"")
+    why = _acct(path)
+    try:
+        yield why
+    finally:
+        if why is None:
+            _acct(None)
+
+
+def lines(totals: Counter[str], busy: float | None, top: int = 8) -> list[str]:
+    """The programs that used the most CPU, with their share of the accounted total (and of
+    the cores' busy seconds, when given: the difference is what had not ended)."""
+    total = sum(totals.values())
+    head = f"CPU by program (process accounting): {total:.1f} s in all"
+    if busy:
+        head += f", {total / busy:.0%} of the cores' busy seconds"
+    out = [head]
+    for name, seconds in totals.most_common(top):
+        out.append(f"  {seconds:7.1f} s {seconds / max(total, 1e-9):6.1%}  {name}")
+    return out
