@@ -35,7 +35,8 @@ C2_LATER = (
     "-XX:Tier4CompileThreshold=60000",
     "-XX:Tier4BackEdgeThreshold=400000",
 )
-JAVAC_FLAGS = ("-XX:TieredStopAtLevel=1", *JVM_FLAGS)
+C1_ONLY = ("-XX:TieredStopAtLevel=1",)
+JAVAC_FLAGS = (*C1_ONLY, *JVM_FLAGS)
 
 
 class JUnitOptions(BaseModel):

@@ -10,7 +10,11 @@ WarmRun.java says what is per run and what stays in the server's loader.
 
 The server is made once per JDK and jar list (jvm_share.server): our java/ sources in a
 jar, and a class data archive of what it loads on the warm-up test. Its JVM has the cold
-run's flags but C2_LATER: it lives for many runs, so the full JIT pays for itself there.
+run's flags and the client compiler (C1) alone: a suite of short tests, the usual one,
+spends most of a server's CPU on C2 compiling javac and the test tools, which its runs do
+not live to use (the LegacyEJBService suite: half the CPU). A suite whose clean run's
+tests took LONG_TESTS_S or more is served after it by a JVM with tiered compilation, as
+the cold run's tests are: code that computes much runs faster once C2 compiled it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from ..toolchain import jvm_share, sandbox
@@ -31,7 +36,7 @@ from .junit import (
     surroundings,
     toolchain,
 )
-from .junit_options import JVM_FLAGS
+from .junit_options import C1_ONLY, JVM_FLAGS
 from .outcome import Run, SuiteRun, read_lines
 from .warm import WarmSpec
 from .workspace import OUT
@@ -40,6 +45,7 @@ SERVER = Path(__file__).with_name("java_warm")  # the server's own sources (with
 MAIN = "llmbench.junit.WarmServer"
 WORK = f"{OUT}/junit"  # the server's folder in the workspace, made afresh each run
 COMPILED = "compiled.txt"  # `ok SECONDS` or `failed SECONDS`, then javac's errors a line
+LONG_TESTS_S = 2.0  # the clean run's tests, on C1 alone, from which C2 is worth its CPU
 
 
 def _warm_up() -> tuple[list[str], str]:
@@ -66,7 +72,7 @@ def warm(workspace: Path, suite: SuiteRun) -> WarmSpec | None:
         "-cp", classpath, MAIN, WORK,
     ]  # fmt: skip
     env, reads = surroundings(tools, jvm_share.Archives(folder=server.folder))
-    return WarmSpec(
+    tiered = WarmSpec(
         command=command,
         limits=SANDBOX,
         finish=finish,
@@ -74,6 +80,13 @@ def warm(workspace: Path, suite: SuiteRun) -> WarmSpec | None:
         reads=tuple(reads),
         prepare=_prepare,
     )
+    short = [command[0], *C1_ONLY, *command[1:]]
+    return replace(tiered, command=short, then=partial(_computing, tiered))
+
+
+def _computing(tiered: WarmSpec, clean: Run) -> WarmSpec | None:
+    """The tiered server for the runs after a clean run whose tests took long."""
+    return tiered if clean.phases.get("tests", 0.0) >= LONG_TESTS_S else None
 
 
 def _prepare(workspace: Path, suite: SuiteRun) -> str | None:

@@ -74,6 +74,9 @@ class WarmSpec:
     select: Callable[[SuiteRun], list[str]] = lambda suite: list(suite.tests)
     # what else a request tells the server (pytest's: its command line)
     extra: Callable[[Path, SuiteRun], dict[str, object]] = lambda workspace, suite: {}
+    # after the answer's first run (its clean run): the spec of the servers that serve the
+    # runs after it (the server is started again), or None to keep this one
+    then: Callable[[Run], WarmSpec | None] = lambda run: None
 
 
 # A runner's warm side: the spec for an answer whose workspace is laid out for its first
@@ -136,7 +139,11 @@ class Server:
             confine.hand_over(self.workspace.resolve(), self.uid)
         self.runs += 1
         outcome = self._request(suite, started)
-        return replace(self.spec.finish(self.workspace, suite, outcome), seconds=outcome.seconds)
+        run = replace(self.spec.finish(self.workspace, suite, outcome), seconds=outcome.seconds)
+        if self.starts == 1 and self.runs == 1 and (later := self.spec.then(run)) is not None:
+            self.close()  # the next run starts the server `later` gives
+            self.spec = later
+        return run
 
     def _request(self, suite: SuiteRun, started: float) -> sandbox.Outcome:
         assert self.process is not None and self.process.stdin is not None

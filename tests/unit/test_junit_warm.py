@@ -256,3 +256,31 @@ def test_the_canaries_catch_a_report_forged_in_a_served_run(base: Path) -> None:
     }  # the forged report, as read
     assert any(line.startswith("must-fail canary test") for line in lab.evidence), lab.evidence
     assert "the test runner exited with status 0 though a canary test failed" in lab.evidence
+
+
+def test_the_server_runs_c1_alone_and_a_suite_whose_tests_took_long_gets_c2_after_its_clean_run(
+    base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A short suite is served by one JVM with the client compiler alone; after a clean run
+    whose tests took LONG_TESTS_S or more (here: any), a tiered JVM serves the later runs,
+    with the outcomes of runs of their own."""
+    c1 = "-XX:TieredStopAtLevel=1"
+    short = _server(base)
+    try:
+        _warm(short, None)
+        assert short.process is not None and c1 in short.process.args
+        assert _warm(short, None).all_passed and short.starts == 1
+    finally:
+        short.close()
+    monkeypatch.setattr(junit_warm, "LONG_TESTS_S", 0.0)
+    computing = _server(base)
+    mutant = _mutant("a + b", "a - b")
+    try:
+        assert _warm(computing, None).all_passed
+        later = _warm(computing, mutant)
+        assert computing.starts == 2
+        assert computing.process is not None and c1 not in computing.process.args
+    finally:
+        computing.close()
+    assert _seen(later) == _seen(_cold(base, mutant))
+    assert _seen(later)[1]["CalcTest.adds"][0] is False

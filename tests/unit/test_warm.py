@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,30 @@ def test_the_refreshed_workspace_keeps_only_the_read_only_folders(tmp_path: Path
         assert _said(_run(server, "ok"))[1] == 2  # the same server reads the new files
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("first", ["short", "long"])
+def test_after_the_first_run_the_spec_may_name_the_server_for_the_runs_after_it(
+    tmp_path: Path, first: str
+) -> None:
+    """`then` sees the first run alone: a spec it returns serves the later runs (from a
+    new process, for good: it is not asked again); None keeps the first server."""
+    server = _server(tmp_path)
+    asked: list[str] = []
+    later = server.spec
+
+    def then(run: Run) -> WarmSpec | None:
+        asked.append(_said(run)[0])
+        return later if _said(run)[0] == "long" else None
+
+    server.spec = replace(server.spec, then=then)
+    try:
+        _run(server, first)
+        served = [_said(_run(server, "ok"))[1] for _ in range(2)]
+    finally:
+        server.close()
+    assert asked == [first]
+    if first == "long":
+        assert served == [1, 2] and server.starts == 2 and server.spec is later
+    else:
+        assert served == [2, 3] and server.starts == 1
