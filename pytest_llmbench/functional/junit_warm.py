@@ -10,9 +10,10 @@ WarmRun.java says what is per run and what stays in the server's loader.
 
 The server is made once per JDK and jar list (jvm_share.server): our java/ sources in a
 jar, and a class data archive of what it loads on the warm-up test. Its JVM has the cold
-run's flags and the client compiler (C1) alone: a suite of short tests, the usual one,
-spends most of a server's CPU on C2 compiling javac and the test tools, which its runs do
-not live to use (the LegacyEJBService suite: half the CPU). A suite whose clean run's
+run's flags and the client compiler (C1) alone: with tiered compilation, a suite of short
+tests (the usual one) has the server spend about 40% of its CPU on C2 compiling javac and
+the test tools, for runs that end before that code pays off (LegacyEJBService's suite:
+C1 alone halves the server's CPU, docs/measurements.md). A suite whose clean run's
 tests took LONG_TESTS_S or more is served after it by a JVM with tiered compilation, as
 the cold run's tests are: code that computes much runs faster once C2 compiled it.
 """
