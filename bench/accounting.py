@@ -13,10 +13,10 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
-from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+import tempfile
+import time
 from pathlib import Path
+from types import TracebackType
 
 # struct acct_v3 (linux/acct.h), little-endian: flag, version, tty, exit code, uid, gid,
 # pid, ppid, start time, elapsed (float), eight comp_t (utime, stime, ...), command name
@@ -33,17 +33,17 @@ def comp_t(value: int) -> int:
     return (value & 0x1FFF) << (3 * (value >> 13))
 
 
-def cpu_by_program(data: bytes) -> Counter[str]:
+def cpu_by_program(data: bytes) -> dict[str, float]:
     """User plus system seconds per command name over the records in `data`; records of
     another layout (not version 3) are skipped."""
-    totals: Counter[str] = Counter()
+    totals: dict[str, float] = {}
     for offset in range(0, len(data) - RECORD.size + 1, RECORD.size):
         fields = RECORD.unpack_from(data, offset)
         if fields[1] != VERSION:
             continue
         utime, stime, comm = fields[10], fields[11], fields[18]
         name = comm.split(b"\0", 1)[0].decode("utf-8", "replace") or "?"
-        totals[name] += (comp_t(utime) + comp_t(stime)) / AHZ
+        totals[name] = totals.get(name, 0.0) + (comp_t(utime) + comp_t(stime)) / AHZ
     return totals
 
 
@@ -55,20 +55,35 @@ def _acct(path: Path | None) -> str | None:
     return os.strerror(ctypes.get_errno())
 
 
-@contextmanager
-def accounting(path: Path) -> Iterator[str | None]:
-    """Process accounting into `path` (made empty) while the block runs; yields why it
-    could not be turned on, or None."""
-    path.write_bytes(b"")
-    why = _acct(path)
-    try:
-        yield why
-    finally:
-        if why is None:
+class Accounting:
+    """Process accounting while a `with` block runs, into a temporary file; afterwards
+    `totals` (CPU seconds by program) or `refused` (why it could not be turned on)."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, float] = {}
+        self.refused: str | None = None
+        self._folder = tempfile.TemporaryDirectory(prefix="llmbench-acct-")
+        self._file = Path(self._folder.name) / "pacct"
+
+    def __enter__(self) -> Accounting:
+        self._file.write_bytes(b"")
+        self.refused = _acct(self._file)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self.refused is None:
+            time.sleep(GRACE_S)
             _acct(None)
+            self.totals = cpu_by_program(self._file.read_bytes())
+        self._folder.cleanup()
 
 
-def lines(totals: Counter[str], busy: float | None, top: int = 8) -> list[str]:
+def lines(totals: dict[str, float], busy: float | None, top: int = 8) -> list[str]:
     """The programs that used the most CPU, with their share of the accounted total (and of
     the cores' busy seconds, when given: the difference is what had not ended)."""
     total = sum(totals.values())
@@ -76,6 +91,6 @@ def lines(totals: Counter[str], busy: float | None, top: int = 8) -> list[str]:
     if busy:
         head += f", {total / busy:.0%} of the cores' busy seconds"
     out = [head]
-    for name, seconds in totals.most_common(top):
+    for name, seconds in sorted(totals.items(), key=lambda item: -item[1])[:top]:
         out.append(f"  {seconds:7.1f} s {seconds / max(total, 1e-9):6.1%}  {name}")
     return out

@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import os
 import sys
-import tempfile
 import time
 from contextlib import nullcontext
 from pathlib import Path
@@ -83,16 +82,12 @@ async def main() -> None:
         for scenario, key in items
         for which in ("reference", "echo")
     ]
-    folder = tempfile.TemporaryDirectory(prefix="llmbench-acct-")
-    record = Path(folder.name) / "pacct"
-    with accounting.accounting(record) if args.by_program else nullcontext(None) as refused:
+    with accounting.Accounting() if args.by_program else nullcontext() as programs:
         started, before = time.perf_counter(), cpu_ticks()
         results = await asyncio.gather(
             *(one(scenario, key, answer_of(scenario, key, which)) for scenario, key, which in jobs)
         )
         wall, after = time.perf_counter() - started, cpu_ticks()
-        if args.by_program:
-            time.sleep(accounting.GRACE_S)  # the servers killed as the items ended die
     for (scenario, key, which), (result, seconds) in zip(jobs, results, strict=True):
         figure = f"{result.passed}/{result.total}"
         if result.mode == "mutation":
@@ -112,12 +107,10 @@ async def main() -> None:
         print(f"the machine's cores were busy {busy:.0%} of the time (all processes, /proc/stat)")
         used = busy_seconds(before, after)
         print(f"{used:.1f} core-seconds busy in all, {used / len(jobs):.2f} per item")
-    if args.by_program and refused:
-        print(f"CPU by program: process accounting could not be turned on (acct: {refused})")
-    elif args.by_program:
-        totals = accounting.cpu_by_program(record.read_bytes())
-        print("\n".join(accounting.lines(totals, used)))
-    folder.cleanup()
+    if programs is not None and programs.refused:
+        print(f"CPU by program: process accounting could not be turned on ({programs.refused})")
+    elif programs is not None:
+        print("\n".join(accounting.lines(programs.totals, used)))
     print(
         f"one core's speed: {CALIBRATION:,} additions in a pure-Python loop took {speed:.2f} s "
         "(the best of 3, before the batch): compare figures of other machines by it"

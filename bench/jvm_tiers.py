@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from pytest_llmbench.functional.junit import LAUNCHER, SUPPORT, toolchain  # noqa: E402
 from pytest_llmbench.functional.junit_options import C2_LATER, JAVAC_FLAGS, JVM_FLAGS  # noqa: E402
-from pytest_llmbench.toolchain.jvm_share import archives  # noqa: E402
+from pytest_llmbench.toolchain.jvm_share import C1_ONLY, archives  # noqa: E402
 
 PROGRAMS = {
     "ShortTest": """import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,7 +44,7 @@ public class Streams { public static void main(String[] a) { long total = 0;
     total += IntStream.range(0, 100_000).boxed().map(x -> x * 2).collect(Collectors.toList()).size(); }
   System.out.println(total); } }""",
 }
-FLAGS = {"default tiers": (), "C1 alone": ("-XX:TieredStopAtLevel=1",), "C2 later": C2_LATER}
+FLAGS = {"default tiers": (), "C1 alone": C1_ONLY, "C2 later": C2_LATER}
 
 
 def timed(command: list[str]) -> tuple[float, float]:

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..toolchain.jvm_share import C1_ONLY
+
 OPTIONS = "junit.json"
 
 # javac: a short-lived JVM, fastest with the client compiler only. The tests' JVM keeps
@@ -35,7 +37,6 @@ C2_LATER = (
     "-XX:Tier4CompileThreshold=60000",
     "-XX:Tier4BackEdgeThreshold=400000",
 )
-C1_ONLY = ("-XX:TieredStopAtLevel=1",)
 JAVAC_FLAGS = (*C1_ONLY, *JVM_FLAGS)
 
 

@@ -37,7 +37,7 @@ from .junit import (
     surroundings,
     toolchain,
 )
-from .junit_options import C1_ONLY, JVM_FLAGS
+from .junit_options import JVM_FLAGS
 from .outcome import Run, SuiteRun, read_lines
 from .warm import WarmSpec
 from .workspace import OUT
@@ -81,7 +81,7 @@ def warm(workspace: Path, suite: SuiteRun) -> WarmSpec | None:
         reads=tuple(reads),
         prepare=_prepare,
     )
-    short = [command[0], *C1_ONLY, *command[1:]]
+    short = [command[0], *jvm_share.C1_ONLY, *command[1:]]
     return replace(tiered, command=short, then=partial(_computing, tiered))
 
 

@@ -82,9 +82,10 @@ public class LlmbenchWarmUpTest {
 }
 """
 
+C1_ONLY = ("-XX:TieredStopAtLevel=1",)  # the client compiler alone
 # A JVM whose work is over before C2 would pay off (a compile of our sources made once, the
 # syntax check's parse): C1 only, and the serial GC.
-SHORT_RUN = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+SHORT_RUN = (*C1_ONLY, "-XX:+UseSerialGC")
 
 _lock = threading.Lock()
 _made: dict[tuple[str, ...], tuple[Path | None, Path | None]] = {}

@@ -130,7 +130,7 @@ def test_a_run_uses_the_archives_and_its_code_cannot_change_them(
 def test_the_warm_server_is_made_once_from_our_sources_and_maps_its_archive(
     tools: junit.Toolchain, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_llmbench.functional import junit_options, junit_warm
+    from pytest_llmbench.functional import junit_warm
 
     monkeypatch.setenv(jvm_share.CACHE_ENV, str(tmp_path / "jvm"))
     monkeypatch.setattr(jvm_share, "_made", {})
@@ -145,7 +145,7 @@ def test_the_warm_server_is_made_once_from_our_sources_and_maps_its_archive(
     # -Xshare:on refuses to start when the archive does not map on the server's classpath,
     # with the client compiler alone (its first JVM) as with tiered compilation
     classpath = os.pathsep.join([*map(str, tools.jars), str(made.jar)])
-    for compilers in (junit_options.C1_ONLY, ()):
+    for compilers in (jvm_share.C1_ONLY, ()):
         java = [tools.java, "-Xshare:on", *compilers, *junit.JVM_FLAGS, *made.java]
         subprocess.run([*java, "-cp", classpath, "-version"], capture_output=True, check=True)
     # a later process finds it; changed sources make another
