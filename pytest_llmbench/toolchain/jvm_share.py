@@ -83,9 +83,8 @@ public class LlmbenchWarmUpTest {
 """
 
 C1_ONLY = ("-XX:TieredStopAtLevel=1",)  # the client compiler alone
-# A JVM whose work is over before C2 would pay off (a compile of our sources made once, the
-# syntax check's parse): C1 only, and the serial GC.
-SHORT_RUN = (*C1_ONLY, "-XX:+UseSerialGC")
+# A JVM done before C2 would pay off (our sources' compile once, the syntax check's parse):
+SHORT_RUN = (*C1_ONLY, "-XX:+UseSerialGC")  # C1 alone, and the serial GC
 
 _lock = threading.Lock()
 _made: dict[tuple[str, ...], tuple[Path | None, Path | None]] = {}
