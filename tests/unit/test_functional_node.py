@@ -5,6 +5,7 @@ the sandbox (skipped where node or its packages are missing)."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,43 @@ def test_a_file_that_fails_outside_its_tests_says_why() -> None:
     assert failed and not result.tampered
     assert "ERR_MODULE_NOT_FOUND" in failed[0].message, failed[0]
     assert "Cannot find module 'src/calc.js'" in failed[0].message
+
+
+REPORTERS = Path(__file__).resolve().parents[2] / "pytest_llmbench/functional/harness"
+# A test file that failed outside its tests, as the reporters hear of it from node 20 (the
+# file's own entry named by its absolute path) and from node 22 and later (named, and its
+# stderr told, by its path from the working folder). The events are replayed, so the
+# installed node's version does not matter.
+REPLAY = """\
+import path from 'node:path';
+import planner from '%(dir)s/planner.mjs';
+import reporter from '%(dir)s/reporter.mjs';
+const file = path.resolve('.h/c.test.mjs');
+const named = process.argv[2] === 'relative' ? '.h/c.test.mjs' : file;
+const events = [
+  { type: 'test:enqueue', data: { name: named, file, nesting: 0 } },
+  { type: 'test:stderr', data: { file: named, message: 'Error [ERR_MODULE_NOT_FOUND]: no calc\\n' } },
+  { type: 'test:enqueue', data: { name: 'adds', file, nesting: 0 } },
+  { type: 'test:fail', data: { name: named, file, nesting: 0, details: { error: { cause: 'test failed' } } } },
+];
+async function* source() { yield* events; }
+const lines = async (r) => { let all = ''; for await (const line of r(source())) all += line; return all; };
+process.stdout.write(JSON.stringify({ plan: await lines(planner), results: await lines(reporter) }));
+"""
+
+
+@pytest.mark.skipif(missing() is not None, reason="no node or node packages")
+@pytest.mark.parametrize("naming", ["absolute", "relative"])
+def test_a_test_files_own_entry_is_no_test_under_either_naming(naming: str, tmp_path: Path) -> None:
+    """The plan lists only the file's test; the file's failure gets its stderr's cause."""
+    script = tmp_path / "replay.mjs"
+    script.write_text(REPLAY % {"dir": REPORTERS.as_posix()}, encoding="utf-8")
+    done = subprocess.run(
+        ["node", str(script), naming], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert [json.loads(line)["name"] for line in out["plan"].splitlines()] == ["adds"]
+    (failed,) = [json.loads(line) for line in out["results"].splitlines()]
+    assert failed["passed"] is False
+    assert failed["message"] == "Error [ERR_MODULE_NOT_FOUND]: no calc", failed
