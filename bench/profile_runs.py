@@ -44,6 +44,7 @@ sys.path.insert(0, str(REPO))
 from bench import functional as bench  # noqa: E402
 from pytest_llmbench.functional import launch, vitest  # noqa: E402
 from pytest_llmbench.toolchain import confine, served  # noqa: E402
+from pytest_llmbench.toolchain.node_packages import node_program  # noqa: E402
 
 INSIDE = "/llmbench-cpu-profiles"  # where the sandboxes see the folder of profiles
 # node's process.exit as it was before Vitest's worker replaced it (it throws there)
@@ -78,9 +79,9 @@ def instrument(keep: Path) -> None:
         *args: Any,
         **kwargs: Any,
     ) -> Any:
-        if command[:1] == ["node"]:
+        if command[:1] == [node_program()]:
             script = next((Path(c).name for c in command[1:] if not c.startswith("-")), "node")
-            command = ["node", *_flags(f"run of its own, {script}"), *command[1:]]
+            command = [command[0], *_flags(f"run of its own, {script}"), *command[1:]]
         return own_run(self, command, workspace, *args, **kwargs)
 
     launch.RunnerSandbox.run = run  # type: ignore[method-assign]
@@ -89,9 +90,9 @@ def instrument(keep: Path) -> None:
     profiled: set[int] = set()  # the node servers' processes
 
     def serve(command: list[str], cwd: Path, **kwargs: Any) -> Any:
-        if command[:1] != ["node"]:
+        if command[:1] != [node_program()]:
             return own_serve(command, cwd, **kwargs)
-        command = ["node", *_flags(f"server, {Path(command[-1]).name}"), *command[1:]]
+        command = [command[0], *_flags(f"server, {Path(command[-1]).name}"), *command[1:]]
         started = own_serve(command, cwd, **kwargs)
         if isinstance(started, tuple):
             profiled.add(started[0].pid)

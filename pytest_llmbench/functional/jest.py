@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..toolchain.node_packages import has_packages
+from ..toolchain.node_packages import has_packages, node_program
 from .coverage import COVERAGE
 from .jsreport import JsRunner, read_options
 from .outcome import SuiteRun
@@ -333,7 +333,7 @@ def _command(
     config = write_config(workspace, modules, options(workspace), canaries)
     jest = modules / "jest" / "bin" / "jest.js"
     return [
-        "node",
+        node_program(),
         str(jest),
         "--config",
         str(config),
@@ -354,7 +354,7 @@ def _server(workspace: Path, modules: Path) -> list[str]:
         "coverage": json.dumps(f"{OUT}/{COVERAGE}"),
     }
     server.write_text(text, encoding="utf-8")
-    return ["node", str(server)]
+    return [node_program(), str(server)]
 
 
 JEST = JsRunner(

@@ -29,7 +29,7 @@ from pathlib import Path
 import yaml
 
 from ..toolchain import sandbox
-from ..toolchain.node_packages import modules_dir
+from ..toolchain.node_packages import modules_dir, node_program
 from .node import MEMORY_MB
 
 SCRIPT = Path(__file__).with_name("mutator.mjs")
@@ -97,7 +97,7 @@ def propose(files: Mapping[str, str], timeout_s: float = 120.0) -> list[Candidat
             copy.write_text(text, encoding="utf-8")
             listing.append({"path": str(copy), "rel": rel})
         (work / "files.json").write_text(json.dumps(listing), encoding="utf-8")
-        command = ["node", str(SCRIPT), str(modules), str(work / "files.json")]
+        command = [node_program(), str(SCRIPT), str(modules), str(work / "files.json")]
         outcome = sandbox.run(
             command,
             work,

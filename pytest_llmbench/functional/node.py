@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..schema.functional import TestOutcome
 from ..toolchain import sandbox
-from ..toolchain.node_packages import modules_dir, node_missing
+from ..toolchain.node_packages import modules_dir, node_missing, node_program
 from . import node_bundles, node_share
 from .launch import RunnerSandbox
 from .outcome import Run, read_lines, report_seconds
@@ -96,7 +96,7 @@ def run_node(
         return Run.broken("the hidden tests folder has no *.test.mjs file")
     results, plan = workspace / OUT / "results.jsonl", workspace / OUT / "planned.jsonl"
     command = [
-        "node",
+        node_program(),
         *NODE_FLAGS,
         "--test",
         "--test-concurrency=1",
@@ -155,7 +155,7 @@ def _prebuilt(
         made = out / node_bundles.PREBUILT
         shutil.rmtree(made, ignore_errors=True)  # only the step's own bundles are stored
         step = [
-            "node", *NODE_FLAGS, f"./{hidden.name}/prebuild.mjs",
+            node_program(), *NODE_FLAGS, f"./{hidden.name}/prebuild.mjs",
             f"./{OUT}/{node_bundles.SPECS}", f"./{OUT}/{made.name}",
         ]  # fmt: skip
         done = SANDBOX.run(

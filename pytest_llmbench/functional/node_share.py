@@ -32,6 +32,7 @@ import threading
 from pathlib import Path
 
 from ..folders import user_cache_folder
+from ..toolchain.node_packages import node_program
 from .workspace import HARNESS
 
 RECIPE = 2  # bump when the bundle's making changes outside the files hashed here
@@ -53,7 +54,9 @@ def cache_folder() -> Path:
 
 def _node_version() -> str:
     try:
-        done = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            [node_program(), "--version"], capture_output=True, text=True, timeout=30
+        )
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return done.stdout.strip()
@@ -104,10 +107,11 @@ def _make(modules: Path, target: Path) -> bool:
         }
         maker = str(HARNESS / "make-shared.mjs")
         flags = ["--disallow-code-generation-from-strings"]  # as the test processes run
+        node = node_program()
         made = (
-            _run(["node", maker, "bundle", str(partial)], env, work)
-            and _run(["node", *flags, maker, "warm", str(partial)], env, work)
-            and _run(["node", maker, "warm", str(partial), FILES[2]], env, work)
+            _run([node, maker, "bundle", str(partial)], env, work)
+            and _run([node, *flags, maker, "warm", str(partial)], env, work)
+            and _run([node, maker, "warm", str(partial), FILES[2]], env, work)
         )
     if made and all((partial / name).is_file() for name in FILES):
         for name in FILES:

@@ -37,7 +37,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..toolchain.node_packages import modules_dir
+from ..toolchain.node_packages import modules_dir, node_program
 from . import node_share
 from .coverage import COVERAGE
 from .jsreport import JsRunner, read_options
@@ -198,7 +198,7 @@ def _command(
 ) -> list[str]:
     """`vitest run` on `runnable` under our config (`canaries`: see JsRunner.run)."""
     config = write_config(workspace, runnable, options(workspace), canaries)
-    return ["node", str(modules / "vitest" / "vitest.mjs"), "run", "--config", str(config)]
+    return [node_program(), str(modules / "vitest" / "vitest.mjs"), "run", "--config", str(config)]
 
 
 VITEST = JsRunner(
@@ -233,7 +233,7 @@ def _server(workspace: Path, modules: Path, share: Path | None) -> list[str]:
         served["jsdom"] = "./jsdom.mjs"
     (own / "options.json").write_text(json.dumps(served), encoding="utf-8")
     shutil.copyfile(SERVER, own / "server.mjs")
-    return ["node", str(own / "server.mjs")]
+    return [node_program(), str(own / "server.mjs")]
 
 
 def warm(workspace: Path, suite: SuiteRun) -> WarmSpec | None:

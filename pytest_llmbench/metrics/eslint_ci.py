@@ -38,6 +38,7 @@ from typing import Any
 from ..errors import EslintBroken
 from ..toolchain import sandbox
 from ..toolchain.node_packages import modules_dir as find_modules
+from ..toolchain.node_packages import node_program
 
 _PROJECT = Path(__file__).resolve().parents[2]
 # The analyzer's suffixes, and the module variants of the same languages.
@@ -108,7 +109,7 @@ def _version(package: Path) -> str:
 def counter() -> str | None:
     """'eslint <version>' when node and the packages are there, else None."""
     modules = modules_dir()
-    if modules is None or shutil.which("node") is None:
+    if modules is None or shutil.which(node_program()) is None:
         return None
     return f"eslint {_version(modules / 'eslint' / 'package.json')}"
 
@@ -207,7 +208,7 @@ atexit.register(_WORKER.stop)
 def measure_texts(files: list[tuple[str, str]]) -> list[EslintFigures]:
     """ESLint's figures of each (path, text), in order; EslintBroken when it cannot run."""
     modules = modules_dir()
-    node = shutil.which("node")
+    node = shutil.which(node_program())
     if modules is None or node is None:
         raise EslintBroken(
             "node or eslint is not installed (run scripts/install-runners in the project)"

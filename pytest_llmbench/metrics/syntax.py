@@ -32,6 +32,7 @@ from ..folders import keep
 from ..formats.languages import LANGUAGES
 from ..schema.code import FileCheck
 from ..toolchain import jvm_share, sandbox
+from ..toolchain.node_packages import node_program
 from .structure import structure_problem
 
 TOOL_KINDS = {
@@ -121,7 +122,7 @@ def _tool(kind: str) -> str | None:
     if kind == "python":
         return sys.executable
     if kind == "node":
-        return shutil.which("node")
+        return shutil.which(node_program())
     if kind == "esbuild":
         return esbuild_path()
     if kind == "javac":

@@ -14,6 +14,7 @@ from pytest_llmbench.formats.functional import Functional, HiddenFile
 from pytest_llmbench.functional.node import missing, read_plan, read_results
 from pytest_llmbench.functional.verify import run_functional
 from pytest_llmbench.schema.functional import FunctionalResult
+from pytest_llmbench.toolchain.node_packages import node_program
 
 HIDDEN = """\
 import { test, describe, it } from 'node:test';
@@ -192,7 +193,11 @@ def test_a_test_files_own_entry_is_no_test_under_either_naming(naming: str, tmp_
     script = tmp_path / "replay.mjs"
     script.write_text(REPLAY % {"dir": REPORTERS.as_posix()}, encoding="utf-8")
     done = subprocess.run(
-        ["node", str(script), naming], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        [node_program(), str(script), naming],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)

@@ -15,6 +15,7 @@ import pytest
 
 from pytest_llmbench.functional import jest, node, node_share
 from pytest_llmbench.functional.workspace import HARNESS
+from pytest_llmbench.toolchain.node_packages import node_program
 
 PROBE = Path(__file__).resolve().parents[1] / "fixtures" / "jsdom_styles_probe.js"
 
@@ -25,7 +26,7 @@ needs_node = pytest.mark.skipif(node.missing() is not None, reason="the project'
 
 def _probe(source: Path, mode: str, given: Path | None = None) -> str:
     done = subprocess.run(
-        ["node", str(PROBE), str(source), mode, *([str(given)] if given else [])],
+        [node_program(), str(PROBE), str(source), mode, *([str(given)] if given else [])],
         capture_output=True,
         text=True,
         timeout=120,
@@ -46,7 +47,7 @@ def _shared(folder: Path, sheet: Path) -> Path:
     assert modules is not None
     folder.mkdir()
     subprocess.run(
-        ["node", str(HARNESS / "make-shared.mjs"), "bundle", str(folder), str(sheet)],
+        [node_program(), str(HARNESS / "make-shared.mjs"), "bundle", str(folder), str(sheet)],
         env={"PATH": os.environ["PATH"], "LLMBENCH_NODE_MODULES": str(modules)},
         capture_output=True,
         timeout=120,

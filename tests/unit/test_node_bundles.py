@@ -21,6 +21,7 @@ from pytest_llmbench.functional.verify import run_functional
 from pytest_llmbench.functional.workspace import HARNESS, HIDDEN, OUT
 from pytest_llmbench.schema.functional import FunctionalResult
 from pytest_llmbench.toolchain import sandbox
+from pytest_llmbench.toolchain.node_packages import node_program
 
 SPEC = json.dumps([None, "import './src/a.js';", "tsx", False], separators=(",", ":"))
 
@@ -78,7 +79,7 @@ def test_a_requests_key_is_the_same_in_python_and_in_the_harness() -> None:
     )
     modules = os.environ.get("LLMBENCH_NODE_MODULES") or str(Path.cwd() / "node_modules")
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", script, json.dumps(specs)],
+        [node_program(), "--input-type=module", "-e", script, json.dumps(specs)],
         capture_output=True,
         text=True,
         env={**os.environ, "LLMBENCH_NODE_MODULES": modules},
