@@ -14,6 +14,9 @@ from pathlib import Path
 _PROJECT = Path(__file__).resolve().parents[2]
 # npm's names of the machine's processor, as the node builds' packages are named
 _ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64"}
+_MACHINE = platform.machine().lower()
+# the package of this machine's build of the node package-lock.json pins
+PINNED = f"node-{sys.platform}-{_ARCH.get(_MACHINE, _MACHINE)}"
 
 
 def _roots() -> list[Path]:
@@ -39,10 +42,8 @@ def node_program() -> str:
     """The node every checker and runner runs under: the build package-lock.json pins (its
     optional package `node-linux-<arch>`, in the first node_modules that has it), so that a
     hidden test's result does not depend on the machine's node; else `node` on the PATH."""
-    machine = platform.machine().lower()
-    package = f"node-{sys.platform}-{_ARCH.get(machine, machine)}"
     for root in _roots():
-        program = root / package / "bin" / "node"
+        program = root / PINNED / "bin" / "node"
         if program.is_file() and os.access(program, os.X_OK):
             return str(program.resolve())
     return "node"

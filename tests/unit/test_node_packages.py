@@ -3,23 +3,16 @@ build package-lock.json pins, where it is installed, else the PATH's."""
 
 from __future__ import annotations
 
-import platform
 import sys
 from pathlib import Path
 
 import pytest
 
-from pytest_llmbench.toolchain import node_packages
-from pytest_llmbench.toolchain.node_packages import node_missing, node_program
-
-
-def _package() -> str:
-    machine = platform.machine().lower()
-    return f"node-{sys.platform}-{node_packages._ARCH.get(machine, machine)}"
+from pytest_llmbench.toolchain.node_packages import PINNED, node_missing, node_program
 
 
 def _pinned(modules: Path, mode: int = 0o755) -> Path:
-    program = modules / _package() / "bin" / "node"
+    program = modules / PINNED / "bin" / "node"
     program.parent.mkdir(parents=True)
     program.write_text("#!/bin/sh\n", encoding="utf-8")
     program.chmod(mode)
@@ -54,4 +47,4 @@ def test_this_checkouts_runners_run_the_pinned_build() -> None:
     """scripts/install-runners installed package-lock.json's build into the project."""
     if not (Path(__file__).resolve().parents[2] / "node_modules" / "esbuild").is_dir():
         pytest.skip("scripts/install-runners was not run here")
-    assert node_program().endswith(f"node_modules/{_package()}/bin/node")
+    assert node_program().endswith(f"node_modules/{PINNED}/bin/node")
