@@ -18,6 +18,8 @@ allow-list.
   (chown), and RLIMIT_NPROC counts this run alone. Any other user runs in bubblewrap's own
   user namespace with every capability dropped, where the kernel also counts the run's
   processes apart.
+- Environment: PATH, HOME (the working folder), LANG=C.UTF-8 and TZ=UTC, and what the
+  caller adds; nothing else of the caller's.
 - Memory: RLIMIT_DATA (heap and private mappings), set by `prlimit`. RLIMIT_AS is not
   used because V8 (node) and Go (esbuild) reserve far more address space than they use.
 - Processes: at most `processes` tasks (threads count, as they do for RLIMIT_NPROC), held
@@ -283,7 +285,10 @@ def _prepared(
 
 
 def environment(cwd: Path, extra_env: dict[str, str] | None) -> dict[str, str]:
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8"}
+    # TZ: the sandbox shows no /etc/localtime; without TZ the clock reads UTC anyway, but
+    # node's ICU searches for a zone first (about 30 ms in each node process's first local
+    # time: bench/sandbox_clock.py) and Java names it GMT. With TZ every toolchain says UTC.
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(cwd), "LANG": "C.UTF-8", "TZ": "UTC"}
     env.update(extra_env or {})
     return env
 
@@ -358,7 +363,7 @@ def run(
 ) -> Outcome:
     """Run `command` in `cwd` under the limits; never raises for the command's failures.
     `processes` counts threads too; `env` adds variables to the minimal environment
-    (PATH, HOME=cwd, LANG); `reads` names what the command reads outside `cwd` besides
+    (PATH, HOME=cwd, LANG, TZ=UTC); `reads` names what the command reads outside `cwd` besides
     the toolchain (its own program's installation is found); `protect` names paths inside
     `cwd` the command may read but not change (the hidden tests and the harness the
     answer's code runs beside). With `runs_answer_code`, nothing runs without bubblewrap.

@@ -7,6 +7,7 @@ failed; no wall clock: each asserts what the child saw or what was left."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import sys
 import threading
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from pytest_llmbench.toolchain import confine, sandbox
+from pytest_llmbench.toolchain.node_packages import node_program
 from tests.conftest import REPO
 
 needs_bubblewrap = pytest.mark.skipif(sandbox.missing() is not None, reason=str(sandbox.missing()))
@@ -232,6 +234,29 @@ def test_the_run_has_an_unprivileged_id_and_no_capability(work: Path) -> None:
         uid, euid = map(int, ids.split())
         assert uid == euid and confine.ID_RANGE[0] <= uid < confine.ID_RANGE[1]
     assert int(caps, 16) == 0
+
+
+_ZONE_JAVA = """\
+public class Zone {
+  public static void main(String[] args) { System.out.println(java.util.TimeZone.getDefault().getID()); }
+}
+"""
+_ZONE_NODE = "console.log(process.env.TZ, Intl.DateTimeFormat().resolvedOptions().timeZone)"
+
+
+def test_every_toolchain_names_the_runs_zone_utc(work: Path) -> None:
+    """The sandbox shows no /etc/localtime: each run's clock is UTC by TZ, and every
+    toolchain names it so (Java took GMT without it; node searched for a zone first)."""
+    code = "import os, time; print(os.environ.get('TZ'), time.tzname[0])"
+    outcome = sandbox.run([sys.executable, "-c", code], work)
+    assert outcome.stdout.split() == ["UTC", "UTC"], outcome.stderr
+    if shutil.which(node_program()):
+        outcome = sandbox.run([node_program(), "-e", _ZONE_NODE], work)
+        assert outcome.stdout.split() == ["UTC", "UTC"], outcome.stderr
+    if shutil.which("java"):
+        (work / "Zone.java").write_text(_ZONE_JAVA, encoding="utf-8")
+        outcome = sandbox.run(["java", "Zone.java"], work, processes=sandbox.JVM_PROCESS_LIMIT)
+        assert outcome.stdout.split() == ["UTC"], outcome.stderr
 
 
 def test_the_mounts_cannot_be_lifted(work: Path, tmp_path: Path) -> None:
