@@ -21,8 +21,11 @@ it is never counted as a file of complexity 0.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -188,9 +191,9 @@ def total(files: list[FileComplexity]) -> Complexity:
     )
 
 
-def _by_eslint(files: list[SourceFile]) -> dict[int, FileComplexity]:
-    """ESLint's figures of the files it counts, by their index; {} without ESLint (or
-    when it fails: then lizard counts them)."""
+def _by_eslint(files: list[SourceFile]) -> dict[int, FileComplexity] | None:
+    """ESLint's figures of the files it counts, by their index; {} without ESLint, None
+    when it failed (then lizard counts them, and those figures are not kept)."""
     counter = eslint_ci.counter()
     chosen = [
         (i, f) for i, f in enumerate(files) if language_of(f.path) and eslint_ci.counts(f.path)
@@ -200,7 +203,7 @@ def _by_eslint(files: list[SourceFile]) -> dict[int, FileComplexity]:
     try:
         found = eslint_ci.measure_texts([(f.path, f.text) for _, f in chosen])
     except EslintBroken:
-        return {}
+        return None
     out = {}
     for (index, file), figures in zip(chosen, found, strict=True):
         language = language_of(file.path) or "javascript"
@@ -217,13 +220,60 @@ def _by_eslint(files: list[SourceFile]) -> dict[int, FileComplexity]:
     return out
 
 
+class _Measured:
+    """Each file's figures, by what counts it, its path and a digest of its text, for
+    this process: the same files come again and again (a dataset's files in every answer
+    that keeps them, the echo model's and each scenario's reference: docs/measurements.md).
+    Frozen models, shared by their users; at most MAX files, the least recently used
+    forgotten first."""
+
+    MAX = 2048
+
+    def __init__(self) -> None:
+        self._figures: OrderedDict[tuple[str, str, str], FileComplexity | None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(file: SourceFile) -> tuple[str, str, str]:
+        text = hashlib.sha256(file.text.encode("utf-8", "surrogatepass")).hexdigest()
+        return eslint_ci.counter() or LIZARD, file.path, text
+
+    def get(self, key: tuple[str, str, str]) -> tuple[bool, FileComplexity | None]:
+        with self._lock:
+            if key not in self._figures:
+                return False, None
+            self._figures.move_to_end(key)
+            return True, self._figures[key]
+
+    def keep(self, key: tuple[str, str, str], figures: FileComplexity | None) -> None:
+        with self._lock:
+            self._figures[key] = figures
+            while len(self._figures) > self.MAX:
+                self._figures.popitem(last=False)
+
+
+_MEASURED = _Measured()
+
+
 def measure_files(files: tuple[SourceFile, ...] | list[SourceFile]) -> list[FileComplexity]:
     """Figures of every file that is part of a code base's figures (one ESLint run for
-    all its files)."""
-    files = list(files)
-    eslint = _by_eslint(files)
-    measured = [eslint.get(i) or measure_file(f.path, f.text) for i, f in enumerate(files)]
-    return [m for m in measured if m is not None]
+    all its files not measured before in this process)."""
+    keys = [_Measured.key(f) for f in files]
+    known: dict[tuple[str, str, str], FileComplexity | None] = {}
+    new: dict[tuple[str, str, str], SourceFile] = {}
+    for key, file in zip(keys, files, strict=True):
+        found, figures = _MEASURED.get(key)
+        if found:
+            known[key] = figures
+        else:
+            new.setdefault(key, file)
+    eslint = _by_eslint(list(new.values()))
+    for index, (key, file) in enumerate(new.items()):
+        figures = (eslint or {}).get(index) or measure_file(file.path, file.text)
+        known[key] = figures
+        if eslint is not None or not eslint_ci.counts(file.path):
+            _MEASURED.keep(key, figures)
+    return [m for key in keys if (m := known[key]) is not None]
 
 
 def measure(files: tuple[SourceFile, ...] | list[SourceFile]) -> Complexity:

@@ -338,3 +338,34 @@ def test_every_dataset_of_the_method_lands_in_the_method_s_bucket() -> None:
     # The others (Java, the multimodal page) are outside the method's table: only the
     # method's datasets have a bucket to match, and none of ours is left unmeasured.
     assert all(not r["unanalysed"] for r in rows)
+
+
+@needs_eslint
+def test_a_file_is_counted_once_per_process_and_a_failed_eslint_is_not_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[list[str]] = []
+    measure_texts = eslint_ci.measure_texts
+
+    def counted(files: list[tuple[str, str]]) -> list[eslint_ci.EslintFigures]:
+        asked.append([path for path, _ in files])
+        return measure_texts(files)
+
+    monkeypatch.setattr(eslint_ci, "measure_texts", counted)
+    kept = SourceFile("kept.js", "function f(a) { return a ? 1 : 2; }\n// memo test\n")
+    changed = SourceFile("kept.js", "function f(a) { return a && b ? 1 : 2; }\n// memo test\n")
+    first = measure((kept, SourceFile("other.js", "const o = 1; // memo test\n")))
+    again = measure((SourceFile("new.js", "const n = 2; // memo test\n"), kept, kept))
+    assert asked == [["kept.js", "other.js"], ["new.js"]]  # kept.js measured once
+    assert first.files[0] == again.files[1] == again.files[2] and again.ci == 2 + 2
+    assert measure((changed,)).ci == 3 and asked[-1] == ["kept.js"]  # its text changed
+
+    def broken(files: list[tuple[str, str]]) -> list[eslint_ci.EslintFigures]:
+        asked.append([path for path, _ in files])
+        raise EslintBroken("ESLint failed: on purpose")
+
+    monkeypatch.setattr(eslint_ci, "measure_texts", broken)
+    lone = SourceFile("lone.js", "function g(a) { return a || 1; }\n// memo test\n")
+    assert measure((lone,)).counter == "lizard"
+    monkeypatch.setattr(eslint_ci, "measure_texts", counted)
+    assert measure((lone,)).counter == eslint_ci.counter() and asked[-1] == ["lone.js"]
