@@ -224,13 +224,15 @@ class _Measured:
     """Each file's figures, by what counts it, its path and a digest of its text, for
     this process: the same files come again and again (a dataset's files in every answer
     that keeps them, the echo model's and each scenario's reference: docs/measurements.md).
-    Frozen models, shared by their users; at most MAX files, the least recently used
-    forgotten first."""
+    Frozen models, shared by their users; at most MAX files and MAX_UNITS units in all
+    (an answer's file may hold thousands), the least recently used forgotten first."""
 
     MAX = 2048
+    MAX_UNITS = 200_000
 
     def __init__(self) -> None:
         self._figures: OrderedDict[tuple[str, str, str], FileComplexity | None] = OrderedDict()
+        self._units = 0
         self._lock = threading.Lock()
 
     @staticmethod
@@ -246,10 +248,17 @@ class _Measured:
             return True, self._figures[key]
 
     def keep(self, key: tuple[str, str, str], figures: FileComplexity | None) -> None:
+        units = len(figures.functions) if figures is not None else 0
+        if units > self.MAX_UNITS:
+            return
         with self._lock:
+            if key in self._figures:
+                return
             self._figures[key] = figures
-            while len(self._figures) > self.MAX:
-                self._figures.popitem(last=False)
+            self._units += units
+            while len(self._figures) > self.MAX or self._units > self.MAX_UNITS:
+                _, dropped = self._figures.popitem(last=False)
+                self._units -= len(dropped.functions) if dropped is not None else 0
 
 
 _MEASURED = _Measured()

@@ -10,7 +10,14 @@ from pytest_llmbench.cli.datasets import dataset_rows
 from pytest_llmbench.errors import EslintBroken
 from pytest_llmbench.formats.dataset import SourceFile
 from pytest_llmbench.metrics import eslint_ci
-from pytest_llmbench.metrics.complexity import cached_measure, measure, measure_file
+from pytest_llmbench.metrics.complexity import (
+    FileComplexity,
+    FunctionFigure,
+    _Measured,
+    cached_measure,
+    measure,
+    measure_file,
+)
 from tests.conftest import REPO
 
 
@@ -369,3 +376,28 @@ def test_a_file_is_counted_once_per_process_and_a_failed_eslint_is_not_kept(
     assert measure((lone,)).counter == "lizard"
     monkeypatch.setattr(eslint_ci, "measure_texts", counted)
     assert measure((lone,)).counter == eslint_ci.counter() and asked[-1] == ["lone.js"]
+
+
+def _units(units: int) -> FileComplexity:
+    functions = [FunctionFigure(name=f"f{i}", line=i + 1, ci=1) for i in range(units)]
+    return FileComplexity(path="a.js", language="javascript", loc=units, functions=functions)
+
+
+def _kept(limits: tuple[int, int], files: list[tuple[str, int]], used: str) -> str:
+    """The names still kept after keeping `files` (name, units) in order, `used` read
+    after the first two, under (MAX, MAX_UNITS)."""
+    kept = _Measured()
+    kept.MAX, kept.MAX_UNITS = limits
+    for index, (name, units) in enumerate(files):
+        if index == 2:
+            for seen in used:
+                assert kept.get((seen, "", ""))[0]
+        kept.keep((name, "", ""), _units(units))
+    return "".join(name for name, _ in files if name in {k[0] for k in kept._figures})
+
+
+def test_the_kept_figures_are_bounded_by_files_and_by_units() -> None:
+    # a read after b was kept: b is the least recently used
+    assert _kept((3, 100), [("a", 1), ("b", 1), ("c", 1), ("d", 1)], used="a") == "acd"
+    assert _kept((100, 10), [("a", 4), ("b", 4), ("c", 6)], used="a") == "ac"  # 14 units
+    assert _kept((100, 10), [("a", 4), ("b", 4), ("c", 11)], used="") == "ab"  # c alone: 11
