@@ -1,8 +1,9 @@
 """CPU seconds by program over a stretch of time, from the kernel's process accounting
 (acct(2)): every process that ends meanwhile, those in the sandboxes' namespaces too,
 leaves one record with its user and system time and its command name (15 characters:
-Vitest names its test processes `node (vitest 1)`): CPU seconds and processes by name. Root only (CAP_SYS_PACCT); no package
-is needed. `python bench/functional.py --by-program` uses it.
+Vitest names its test processes `node (vitest 1)`): CPU seconds and processes by name.
+Root only (CAP_SYS_PACCT); no package is needed. `python bench/functional.py
+--by-program` uses it.
 
 Turning accounting on points it at a temporary file; turning it off stops it: on a machine
 whose own process accounting is on (Debian's `acct` service), that is stopped too.
@@ -66,7 +67,8 @@ def _acct(path: Path | None) -> str | None:
 
 class Accounting:
     """Process accounting while a `with` block runs, into a temporary file; afterwards
-    `totals` (CPU seconds and processes by program) or `refused` (why it could not be turned on)."""
+    `totals` (CPU seconds and processes by program) or `refused` (why it could not be
+    turned on)."""
 
     def __init__(self) -> None:
         self.totals: dict[str, Use] = {}
