@@ -238,7 +238,9 @@ def test_the_run_has_an_unprivileged_id_and_no_capability(work: Path) -> None:
 
 _ZONE_JAVA = """\
 public class Zone {
-  public static void main(String[] args) { System.out.println(java.util.TimeZone.getDefault().getID()); }
+  public static void main(String[] args) {
+    System.out.println(java.util.TimeZone.getDefault().getID());
+  }
 }
 """
 _ZONE_NODE = "console.log(process.env.TZ, Intl.DateTimeFormat().resolvedOptions().timeZone)"
