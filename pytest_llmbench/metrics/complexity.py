@@ -231,7 +231,7 @@ class _Measured:
     MAX_UNITS = 200_000
 
     def __init__(self) -> None:
-        self._figures: OrderedDict[tuple[str, str, str], FileComplexity | None] = OrderedDict()
+        self._figures: OrderedDict[tuple[str, str, str], FileComplexity] = OrderedDict()
         self._units = 0
         self._lock = threading.Lock()
 
@@ -240,25 +240,24 @@ class _Measured:
         text = hashlib.sha256(file.text.encode("utf-8", "surrogatepass")).hexdigest()
         return eslint_ci.counter() or LIZARD, file.path, text
 
-    def get(self, key: tuple[str, str, str]) -> tuple[bool, FileComplexity | None]:
+    def get(self, key: tuple[str, str, str]) -> FileComplexity | None:
         with self._lock:
-            if key not in self._figures:
-                return False, None
-            self._figures.move_to_end(key)
-            return True, self._figures[key]
+            figures = self._figures.get(key)
+            if figures is not None:
+                self._figures.move_to_end(key)
+            return figures
 
-    def keep(self, key: tuple[str, str, str], figures: FileComplexity | None) -> None:
-        units = len(figures.functions) if figures is not None else 0
-        if units > self.MAX_UNITS:
+    def keep(self, key: tuple[str, str, str], figures: FileComplexity) -> None:
+        if len(figures.functions) > self.MAX_UNITS:
             return
         with self._lock:
             if key in self._figures:
                 return
             self._figures[key] = figures
-            self._units += units
+            self._units += len(figures.functions)
             while len(self._figures) > self.MAX or self._units > self.MAX_UNITS:
                 _, dropped = self._figures.popitem(last=False)
-                self._units -= len(dropped.functions) if dropped is not None else 0
+                self._units -= len(dropped.functions)
 
 
 _MEASURED = _Measured()
@@ -267,22 +266,22 @@ _MEASURED = _Measured()
 def measure_files(files: tuple[SourceFile, ...] | list[SourceFile]) -> list[FileComplexity]:
     """Figures of every file that is part of a code base's figures (one ESLint run for
     all its files not measured before in this process)."""
-    keys = [_Measured.key(f) for f in files]
-    known: dict[tuple[str, str, str], FileComplexity | None] = {}
+    counted = [(_Measured.key(f), f) for f in files if language_of(f.path)]
+    known: dict[tuple[str, str, str], FileComplexity] = {}
     new: dict[tuple[str, str, str], SourceFile] = {}
-    for key, file in zip(keys, files, strict=True):
-        found, figures = _MEASURED.get(key)
-        if found:
+    for key, file in counted:
+        if (figures := _MEASURED.get(key)) is not None:
             known[key] = figures
         else:
             new.setdefault(key, file)
     eslint = _by_eslint(list(new.values()))
     for index, (key, file) in enumerate(new.items()):
         figures = (eslint or {}).get(index) or measure_file(file.path, file.text)
+        assert figures is not None  # a file of the code base's languages has figures
         known[key] = figures
         if eslint is not None or not eslint_ci.counts(file.path):
             _MEASURED.keep(key, figures)
-    return [m for key in keys if (m := known[key]) is not None]
+    return [known[key] for key, _ in counted]
 
 
 def measure(files: tuple[SourceFile, ...] | list[SourceFile]) -> Complexity:

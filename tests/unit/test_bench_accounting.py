@@ -1,5 +1,6 @@
 """bench/accounting.py reads the kernel's process accounting records (acct_v3): CPU
-seconds and processes by command name, comp_t's exponent applied, records of another version skipped."""
+seconds and processes by command name, comp_t's exponent applied, records of another
+version skipped."""
 
 from __future__ import annotations
 

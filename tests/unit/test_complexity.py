@@ -391,7 +391,7 @@ def _kept(limits: tuple[int, int], files: list[tuple[str, int]], used: str) -> s
     for index, (name, units) in enumerate(files):
         if index == 2:
             for seen in used:
-                assert kept.get((seen, "", ""))[0]
+                assert kept.get((seen, "", "")) is not None
         kept.keep((name, "", ""), _units(units))
     return "".join(name for name, _ in files if name in {k[0] for k in kept._figures})
 
