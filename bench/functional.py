@@ -75,6 +75,8 @@ async def main() -> None:
     parser.add_argument("--by-program", action="store_true")
     args = parser.parse_args()
     items = catalogue(args.scenarios, args.datasets, args.only)
+    if not items:
+        parser.exit(2, f"no scenario with hidden tests has an id containing {args.only!r}\n")
     speed = core_speed()
     jobs = [
         (scenario, key, which)

@@ -12,8 +12,9 @@ files and report under OUT.
 
 Mutation mode serves an answer's runs from one process (`warm`, functional/warm.py):
 vitest_server.mjs, copied into OWN, starts Vitest's Node API once with the same config
-(config.mjs, which the run's own config file imports too) and runs each request afresh: a
-new test process per run, a new module graph per test file, every transform made again.
+(config.mjs, which the run's own config file imports too) and runs each request afresh:
+one test process kept across the runs (Vitest's vm pool), a vm context per test file with
+its own module graph, page and `process` (vitest_vm.mjs), every transform made again.
 The clean run also notes which of the answer's and dataset's files each test file ran
 (coverage.py): a mutant then runs only with the test files that ran its file.
 With a jsdom environment the test process takes jsdom from node's packages' script and its
@@ -142,6 +143,7 @@ export default llmbenchConfig(%(root)s, %(out)s, %(test)s);
 """
 SERVER = Path(__file__).with_name("vitest_server.mjs")
 JSDOM = Path(__file__).with_name("vitest_jsdom.mjs")
+VM = Path(__file__).with_name("vitest_vm.mjs")
 
 
 def options(workspace: Path) -> VitestOptions:
@@ -233,6 +235,7 @@ def _server(workspace: Path, modules: Path, share: Path | None) -> list[str]:
         served["jsdom"] = "./jsdom.mjs"
     (own / "options.json").write_text(json.dumps(served), encoding="utf-8")
     shutil.copyfile(SERVER, own / "server.mjs")
+    shutil.copyfile(VM, own / "vm.mjs")
     return [node_program(), str(own / "server.mjs")]
 
 

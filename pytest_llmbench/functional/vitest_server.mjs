@@ -9,16 +9,18 @@
 // What a run of its own starts afresh, each run starts afresh here: Vitest's state (the
 // tests' results, which `bail` counts), its results cache (which orders the files), every
 // transform of the module graph (the workspace is laid anew between runs: a mutant's file
-// is read again), and the test process: the forks pool with one fork recycles its child at
-// every run, and each test file gets a module graph of its own (`isolate`). So the
-// answer's code never runs in this process, and no realm of one run is seen by the next.
-// The pool starts the next run's child as a run ends; while it waits, the child imports
-// what it imports first thing in its run anyway, before any answer code: Vitest's forks
-// worker and the test environment (nothing that looks at the environment's globals as it
-// loads, as React DOM and Testing Library do). They are named by their own paths: the
-// workspace, its node_modules link too, is laid anew meanwhile.
-// The vm pools (one child kept across runs, a vm context per file) start faster, but their
-// child crashed (SIGSEGV, Node 20) every few runs and took a test file with it.
+// is read again), and each test file's realm: the vm pool (`vmForks`, one test process
+// kept across the runs) runs every test file in a vm context of its own, with a module
+// graph, a page and a `process` of its own (vm.mjs, the test process's first import, gives
+// each context its `process` and keeps the packages' compiled scripts and code caches for
+// the next contexts). The answer's code never runs in this process. The test process's
+// first imports are Vitest's vm worker and the test environment (nothing that looks at the
+// environment's globals as it loads, as React DOM and Testing Library do), named by their
+// own paths: the workspace, its node_modules link too, is laid anew between runs.
+// The forks pool (a new test process per run) would keep a run's code from reaching the
+// next run's process too, at a third more CPU (docs/measurements.md); what a run's code may
+// leave in the kept process is caught by the equivalent mutants run among the mutants
+// (warm.py), as for Jest's server.
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,11 +30,13 @@ import { createVitest, getFilePoolName } from 'vitest/node';
 import { llmbenchConfig } from './config.mjs';
 
 const { root, out, coverage, test, jsdom } = JSON.parse(readFileSync(new URL('./options.json', import.meta.url), 'utf8'));
-const preload = ['vitest/dist/workers/forks.js', 'vitest/environments'];
+const preload = ['./vm.mjs', 'vitest/dist/workers/vmForks.js', 'vitest/environments'];
 // jsdom itself, or our module that takes it from the packages' script (vitest_jsdom.mjs)
 process.env.LLMBENCH_JSDOM = fileURLToPath(import.meta.resolve('jsdom'));
 if (test.environment === 'jsdom') preload.push(jsdom || 'jsdom');
-test.poolOptions.forks.execArgv = preload.flatMap((name) => ['--import', import.meta.resolve(name)]);
+test.pool = 'vmForks';
+test.poolOptions = { vmForks: { singleFork: true } };
+test.poolOptions.vmForks.execArgv = preload.flatMap((name) => ['--import', import.meta.resolve(name)]);
 const write = process.stdout.write.bind(process.stdout);
 // as `vitest run` sets them before it loads the config
 process.env.TEST = 'true';

@@ -46,15 +46,26 @@ describe('calc', () => {
 });
 """
 # Fails in any run that sees what an earlier run left in its realm or its process.
+# The served runs' test process is kept across runs (the vm pool, vitest_vm.mjs): its
+# `process`, however taken, is the realm's own.
 LEAVES_A_MARK = """\
+import { createRequire } from 'node:module';
+import imported from 'node:process';
 import './calc.js';
 
+const required = createRequire(import.meta.url)('process');
+const taken = process.getBuiltinModule('process');
+
 it('finds no mark of an earlier run', () => {
-  const seen = [globalThis.__llmbenchMark, process.__llmbenchMark, process.env.LLMBENCH_MARK];
+  const all = [process, imported, required, taken];
+  const seen = [globalThis.__llmbenchMark, process.env.LLMBENCH_MARK, process.argv.includes('mark')];
+  seen.push(...all.map((p) => p.__llmbenchMark));
   globalThis.__llmbenchMark = 1;
-  process.__llmbenchMark = 1;
   process.env.LLMBENCH_MARK = '1';
-  expect(seen).toEqual([undefined, undefined, undefined]);
+  process.argv.push('mark');
+  all.forEach((p, i) => { p.__llmbenchMark = i; });
+  expect(all.every((p) => p === process)).toBe(true);
+  expect(seen).toEqual([undefined, undefined, false, undefined, undefined, undefined, undefined]);
 });
 """
 # On the mutant only, ends the server (the test process's parent); first it forges a report
@@ -127,8 +138,9 @@ def test_served_runs_give_the_outcomes_of_runs_of_their_own(tmp_path: Path) -> N
     assert served.coverage.ran["src/calc.test.js"] == own.coverage.ran["src/calc.test.js"] == ran
 
 
-def test_each_run_starts_from_a_fresh_realm(tmp_path: Path) -> None:
-    lab = _lab(tmp_path, LEAVES_A_MARK)
+@pytest.mark.parametrize("environment", ["node", "jsdom"])
+def test_each_run_starts_from_a_fresh_realm(tmp_path: Path, environment: str) -> None:
+    lab = _lab(tmp_path, LEAVES_A_MARK, environment=environment)
     try:
         runs = [lab.clean(), _mutant_run(lab), lab.clean()]
         assert lab.server is not None and lab.server.starts == 1
@@ -136,6 +148,31 @@ def test_each_run_starts_from_a_fresh_realm(tmp_path: Path) -> None:
         lab.close()
     assert [r.all_passed for r in runs] == [True, True, True], [_outcomes(r) for r in runs]
     assert lab.evidence == []
+
+
+# A package's compiled script is kept across contexts (vitest_vm.mjs); what it makes as it
+# runs is each context's own.
+PACKAGE_STATE = """\
+import React from 'react';
+import './calc.js';
+
+it('gets its own React', () => {
+  const seen = React.__llmbenchMark;
+  React.__llmbenchMark = 1;
+  expect(seen).toBe(undefined);
+});
+"""
+
+
+def test_each_test_file_runs_the_packages_afresh(tmp_path: Path) -> None:
+    lab = _lab(tmp_path, PACKAGE_STATE, more=[("src/other.test.js", PACKAGE_STATE)])
+    try:
+        runs = [lab.clean(), _mutant_run(lab), lab.clean()]
+        assert lab.server is not None and lab.server.starts == 1
+    finally:
+        lab.close()
+    assert [len(r.tests) for r in runs] == [2, 2, 2]
+    assert [r.all_passed for r in runs] == [True, True, True], [_outcomes(r) for r in runs]
 
 
 def test_a_run_that_ends_the_server_is_caught_and_the_next_run_gets_a_new_one(
@@ -172,15 +209,17 @@ def test_a_mutant_run_starts_with_the_smaller_test_files(tmp_path: Path) -> None
         lab.close()
     statuses = {t.name: t.status for t in run.tests}
     assert statuses["src/small.test.js > is even"] == "failed"
-    assert {statuses[n] for n in statuses if n.startswith("src/calc.test.js")} == {"skipped"}
+    # the vm pool leaves the files it did not start out of its report; a run of its own
+    # reports them skipped
+    assert {statuses[n] for n in statuses if n.startswith("src/calc.test.js")} <= {"skipped"}
 
 
 # Passes when the page's jsdom was loaded as `files` jsdom modules (1: the packages' script).
 JSDOM_FILES = """\
-import { createRequire } from 'node:module';
-
 it('has a page', () => {
-  const files = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/jsdom/lib/'));
+  // node's own module cache (the test process's), not the vm context's
+  const cache = process.getBuiltinModule('node:module')._cache;
+  const files = Object.keys(cache).filter((f) => f.includes('/jsdom/lib/'));
   document.body.innerHTML = '<p>hello</p>';
   expect(document.querySelector('p').textContent).toBe('hello');
   expect(files.length).toBe(%d);
