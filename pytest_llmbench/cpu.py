@@ -18,6 +18,7 @@ the metrics cost the calls; docs/measurements.md has its figures.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextvars
 import ctypes
 import functools
@@ -129,6 +130,10 @@ class _Processes:
 
 
 _PROCESSES = _Processes()
+# At exit, before multiprocessing's own handler joins the workers. The pool's own handler
+# is one of threading's, and the suite's process was once found hung at exit without it
+# having run: multiprocessing's handler was joining the idle workers for ever.
+atexit.register(_PROCESSES.close)
 
 
 async def off_process(func: Callable[..., T], /, *args: object) -> T:

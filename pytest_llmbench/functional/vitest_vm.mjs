@@ -15,7 +15,7 @@
 // A compiled script holds no state of a realm (running it in a context makes its functions
 // there), so one is kept per file and text and run in every context; its dynamic import
 // goes to the context running now, the only one alive. Only Vitest's scripts (those given a
-// dynamic import) are kept; SCRIPT_CHARS bounds the text kept.
+// dynamic import) are kept; SCRIPT_CHARS bounds the text (and code caches) kept.
 import Module from 'node:module';
 import vm from 'node:vm';
 import { builtinEnvironments } from 'vitest/environments';
@@ -116,8 +116,9 @@ class KeptModule extends SourceTextModule {
     const known = keyed ? codeCaches.get(key) : undefined;
     super(code, known && known.code === code ? { ...options, cachedData: known.data } : options);
     if (keyed && !known && kept + code.length <= SCRIPT_CHARS) {
-      codeCaches.set(key, { code, data: this.createCachedData() });
-      kept += code.length;
+      const data = this.createCachedData();
+      codeCaches.set(key, { code, data });
+      kept += code.length + data.length;
     }
   }
 }

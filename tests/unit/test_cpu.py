@@ -74,3 +74,26 @@ def test_workers_end_with_a_parent_killed_outright() -> None:
             break
         time.sleep(0.1)
     assert not Path(f"/proc/{worker}").exists()
+
+
+# The pool's own exit handler is one of threading's. The suite's own process was once found
+# hung at exit with it not run (concurrent.futures' shutdown flag still down, threading's
+# list of handlers empty) and multiprocessing's handler joining the idle workers for ever;
+# a process where threading's shutdown does nothing stands for that state.
+EXIT_WITHOUT_THREADING_SHUTDOWN = """
+import asyncio, os, threading
+from pytest_llmbench.cpu import off_process
+print(asyncio.run(off_process(os.getpid)), flush=True)
+threading._shutdown = lambda: None
+"""
+
+
+def test_the_process_ends_with_its_pool_up_when_threadings_shutdown_does_not_run() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", EXIT_WITHOUT_THREADING_SHUTDOWN],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert not Path(f"/proc/{int(out.stdout.split()[0])}").exists()
