@@ -42,6 +42,18 @@ function realmProcess() {
   return own;
 }
 
+// Vitest's vm pool keeps what it read of the files it runs outside its module runner (the
+// packages, and a file a test requires by path) for the life of the process; the
+// workspace is laid anew between runs, so as each test file ends the files outside
+// node_modules are forgotten, and a mutant's file is read again.
+function forgetFiles(context) {
+  const files = context && context.__vitest_mocker__?.executor?.externalModules?.fs;
+  for (const cache of [files?.fsCache, files?.fsBufferCache]) {
+    if (!(cache instanceof Map)) continue;
+    for (const path of [...cache.keys()]) if (!String(path).includes('/node_modules/')) cache.delete(path);
+  }
+}
+
 for (const environment of [builtinEnvironments.jsdom, builtinEnvironments.node]) {
   const setupVM = environment.setupVM;
   environment.setupVM = async function (options) {
@@ -64,6 +76,7 @@ for (const environment of [builtinEnvironments.jsdom, builtinEnvironments.node])
       },
       async teardown() {
         current = null;
+        forgetFiles(made.getVmContext());
         await made.teardown?.();
       },
     };

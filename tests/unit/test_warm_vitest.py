@@ -93,15 +93,24 @@ def _lab(
     served: bool = True,
     more: list[tuple[str, str]] | None = None,
     environment: str = "node",
+    files: dict[str, str] | None = None,
+    mutants: str = MUTANTS,
 ) -> Lab:
     options = HiddenFile("vitest.json", json.dumps({"environment": environment}))
     functional = Functional(
-        "vitest", "mutation", "dataset", 60.0, (options,), MUTANTS, "scratch/mutants.yaml"
+        "vitest", "mutation", "dataset", 60.0, (options,), mutants, "scratch/mutants.yaml"
     )
-    files = (SourceFile("src/calc.js", CALC), SourceFile("package.json", "{}"))
-    dataset = Dataset("Scratch", "javascript", tmp_path, "JS", "scratch", files)
+    sources = {**(files or {"src/calc.js": CALC}), "package.json": "{}"}
+    dataset = Dataset(
+        "Scratch",
+        "javascript",
+        tmp_path,
+        "JS",
+        "scratch",
+        tuple(SourceFile(path, text) for path, text in sources.items()),
+    )
     given = [("src/calc.test.js", suite), *(more or [])]
-    used, _ = answer_files_used(given, {"src/calc.js", "package.json"})
+    used, _ = answer_files_used(given, set(sources))
     root = tmp_path / ("served" if served else "own")
     root.mkdir()
     lab = Lab.build(root, functional, dataset, used)
@@ -173,6 +182,29 @@ def test_each_test_file_runs_the_packages_afresh(tmp_path: Path) -> None:
         lab.close()
     assert [len(r.tests) for r in runs] == [2, 2, 2]
     assert [r.all_passed for r in runs] == [True, True, True], [_outcomes(r) for r in runs]
+
+
+def test_a_served_run_reads_again_a_file_required_by_path(tmp_path: Path) -> None:
+    """The vm pool keeps what it read outside its module runner (a CommonJS file a test
+    requires by path) for the test process's life; the mutant's file is read afresh.
+    Without coverage: the module runner's coverage does not see such a file."""
+    cjs = "module.exports = { isEven: (n) => n % 2 === 0 };\n"
+    mutants = "- {id: odd, file: src/calc.cjs, find: 'n % 2 === 0', replace: 'n % 2 !== 0'}\n"
+    suite = (
+        "import { createRequire } from 'node:module';\n"
+        "const { isEven } = createRequire(import.meta.url)('./calc.cjs');\n"
+        "it('knows an even number', () => expect(isEven(4)).toBe(true));\n"
+    )
+    lab = _lab(tmp_path, suite, files={"src/calc.cjs": cjs}, mutants=mutants)
+    lab.covers = False
+    try:
+        clean = lab.clean()
+        (mutant,) = load_mutants(mutants, "m.yaml", {"src/calc.cjs": cjs})
+        run = lab.mutant(mutant)
+        assert lab.server is not None and lab.server.starts == 1
+    finally:
+        lab.close()
+    assert clean.all_passed and run is not None and killed(run), _outcomes(run)
 
 
 def test_a_run_that_ends_the_server_is_caught_and_the_next_run_gets_a_new_one(
