@@ -116,7 +116,7 @@ def instrument(keep: Path) -> None:
         command = own_server(workspace, modules, share)
         server = Path(command[-1])
         text = server.read_text(encoding="utf-8")
-        pool = "test.poolOptions.forks.execArgv = "
+        pool = "test.poolOptions.vmForks.execArgv = "
         if pool not in text:
             print("vitest_server.mjs has changed: its test processes are not profiled")
             return command
