@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_llmbench.cpu import close_processes
 from pytest_llmbench.errors import FormatError
 from pytest_llmbench.formats.dataset import DatasetIndex
 from pytest_llmbench.formats.scenario import Scenario, load_scenario
@@ -219,7 +220,10 @@ def test_the_token_limit_ends_the_dialog(tmp_path: Path) -> None:
     async def whole() -> AttemptResult:
         return await (await run_dialog_attempt(run, 1)).result()
 
-    attempt = asyncio.run(whole())
+    try:
+        attempt = asyncio.run(whole())
+    finally:
+        close_processes()  # the attempt's metrics ran in worker processes; no engine closes them
     assert attempt.dialog is not None
     assert attempt.dialog.ended == "token limit" and attempt.dialog.tokens == 1800
     assert len(model.requests) == 3  # 600, 1200, 1800: the fourth call is not made
