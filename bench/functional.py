@@ -12,8 +12,13 @@ per runner: items, their run time split by phase (FunctionalResult.phases: build
 node's step before a run that makes the app's bundles), tests as the runner timed them,
 start-up as the rest) and, in mutation mode, seconds per mutant (the items' run time,
 clean and equivalent-mutant runs included, over their mutants), with the mutants no test
-reached (they survive without a run), and that figure over all runners. `--by-program`
-(root): the batch's CPU seconds by program, from process accounting (accounting.py).
+reached (they survive without a run), and that figure over all runners; last, what the
+tests' own seconds alone allow (`floor`): the batch's shortest wall time were every
+start-up and build free, hence the most items a minute and the fewest seconds per mutant
+any runner design could reach with these tests on this machine. `--by-program` (root):
+the batch's CPU seconds by program, from process accounting (accounting.py). The pool has
+a slot per core (cpu.cores_per_worker): `PYTEST_XDIST_WORKER_COUNT=2` halves it, e.g. to
+time the tests one run at a time.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench import accounting  # noqa: E402
+from pytest_llmbench.cpu import cores_per_worker  # noqa: E402
 from pytest_llmbench.formats.dataset import DatasetIndex  # noqa: E402
 from pytest_llmbench.formats.scenario import NO_DATASET, Scenario, load_scenario  # noqa: E402
 from pytest_llmbench.formats.workspace import answer_workspace  # noqa: E402
@@ -99,9 +105,10 @@ async def main() -> None:
             f" {seconds:6.1f} s (run {result.seconds:5.1f} s)"
             + (f"  error: {result.error[:80]}" if result.error else "")
         )
+    slots = cores_per_worker()
     print(
         f"{len(jobs)} items in {wall:.1f} s: {len(jobs) / wall * 60:.1f} items/min "
-        f"with a pool of {os.cpu_count()} (cores: {os.cpu_count()})"
+        f"with a pool of {slots} (cores: {os.cpu_count()})"
     )
     used = None
     if before and after:
@@ -119,6 +126,7 @@ async def main() -> None:
     )
     for line in by_runner([result for result, _ in results]):
         print(line)
+    print(floor([result for result, _ in results], slots))
 
 
 CALIBRATION = 10_000_000
@@ -181,6 +189,27 @@ def by_runner(results: list[FunctionalResult]) -> list[str]:
         seconds = sum(r.seconds for r in mutation)
         lines.append(f"all runners: {seconds / mutants:.2f} s per mutant ({mutants} mutants)")
     return lines
+
+
+def floor(results: list[FunctionalResult], slots: int) -> str:
+    """What the tests' own seconds alone (as the runners timed them) allow: the batch's
+    shortest wall time were start-up and builds free and the pool's slots always full, the
+    most items a minute that gives, and the fewest seconds per mutant (the mutation items'
+    tests over their mutants). Waits inside a test (an app's own timers) count in it."""
+    tests = sum(r.phases.get("tests", 0.0) for r in results)
+    if tests <= 0:
+        return "the tests alone: no runner timed its tests"
+    shortest = tests / max(1, slots)
+    line = (
+        f"the tests alone: {tests:.1f} s of runs; over {slots} slot{'s' * (slots != 1)} no "
+        f"less than {shortest:.1f} s, at most {len(results) / shortest * 60:.1f} items/min"
+    )
+    mutation = [r for r in results if r.mode == "mutation" and r.mutants]
+    if mutation:
+        mutants = sum(len(r.mutants) for r in mutation)
+        tested = sum(r.phases.get("tests", 0.0) for r in mutation)
+        line += f"; at least {tested / mutants:.2f} s per mutant"
+    return line
 
 
 if __name__ == "__main__":
